@@ -1,0 +1,75 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+const baseUrlField = (
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	placeholder: 'https://api.example.com',
+	description,
+});
+
+export class ScrapingApi implements ICredentialType {
+	name = 'scrapingApi';
+
+	displayName = 'Scraping API';
+
+	icon: Icon = { light: 'file:../icons/scraping.svg', dark: 'file:../icons/scraping.dark.svg' };
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-review-scraping/n8n-nodes-review-scraping#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'API key of your scraping account, sent in the x-api-key header',
+		},
+		baseUrlField(
+			'Scheduling URL',
+			'schedulingUrl',
+			'Address of the scheduling API (schedules). Also used to test this credential.',
+		),
+		baseUrlField('E-Commerce Search URL', 'ecommerceUrl', 'Address of the e-commerce search API'),
+		baseUrlField('Video Scraper URL', 'videoScraperUrl', 'Address of the video-platform scraper'),
+		baseUrlField('Photo Scraper URL', 'photoScraperUrl', 'Address of the photo-sharing scraper'),
+		baseUrlField('Social Scraper URL', 'socialScraperUrl', 'Address of the social-network scraper'),
+		baseUrlField(
+			'Review Index URL',
+			'reviewIndexUrl',
+			'Address of the review index API that schedules with service "riapi" call',
+		),
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'x-api-key': '={{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	// The scheduling API is the only one whose spec documents a 401 for a bad key.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.schedulingUrl.replace(/\\/+$/, "")}}',
+			url: '/schedules',
+			method: 'GET',
+		},
+	};
+}

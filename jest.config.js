@@ -1,0 +1,18 @@
+const tsJest = ['ts-jest', { isolatedModules: true, diagnostics: false }];
+
+const project = (name, extra = {}) => ({
+	displayName: name,
+	testEnvironment: 'node',
+	transform: { '^.+\\.ts$': tsJest },
+	testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+	...extra,
+});
+
+module.exports = {
+	projects: [
+		project('unit'),
+		project('engine', { setupFiles: ['<rootDir>/test/engine/setup-env.ts'] }),
+		project('simulator'),
+		project('e2e'),
+	],
+};
