@@ -1,11 +1,14 @@
 const path = require('path');
-const { task, src, dest } = require('gulp');
+const { task, src, dest, parallel } = require('gulp');
 
-task('build:icons', copyIcons);
-
-// n8n resolves `file:` icons relative to the compiled node/credential file, so each dist folder
-// that references an icon gets a copy of the shared icons directory's files.
+// Node and credential classes point at `file:` icons relative to their compiled file, and n8n reads
+// each node's codex (.node.json) next to it: tsc copies neither.
 function copyIcons() {
-	const nodeIcons = src(path.resolve('icons', '*.{png,svg}')).pipe(dest(path.resolve('dist', 'icons')));
-	return nodeIcons;
+	return src(path.resolve('icons', '*.{png,svg}')).pipe(dest(path.resolve('dist', 'icons')));
 }
+
+function copyCodex() {
+	return src('nodes/**/*.node.json', { base: '.' }).pipe(dest(path.resolve('dist')));
+}
+
+task('build:icons', parallel(copyIcons, copyCodex));

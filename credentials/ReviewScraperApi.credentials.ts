@@ -11,7 +11,10 @@ export class ReviewScraperApi implements ICredentialType {
 
 	displayName = 'Review Scraper API';
 
-	icon: Icon = { light: 'file:../icons/reviewScraper.svg', dark: 'file:../icons/reviewScraper.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/reviewScraper.svg',
+		dark: 'file:../icons/reviewScraper.dark.svg',
+	};
 
 	documentationUrl =
 		'https://github.com/n8n-nodes-review-scraping/n8n-nodes-review-scraping#credentials';

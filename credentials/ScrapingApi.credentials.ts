@@ -6,11 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-const baseUrlField = (
-	displayName: string,
-	name: string,
-	description: string,
-): INodeProperties => ({
+const baseUrlField = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',

@@ -1,0 +1,54 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as listingAudit from './actions/listingAudit';
+import * as profile from './actions/profile';
+import * as respondJob from './actions/respondJob';
+import { router } from './actions/router';
+
+export class ReviewScraper implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Review Scraper',
+		name: 'reviewScraper',
+		icon: {
+			light: 'file:../../icons/reviewScraper.svg',
+			dark: 'file:../../icons/reviewScraper.dark.svg',
+		},
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Queue review collection jobs for review profiles, read respond jobs and local listing audits',
+		defaults: { name: 'Review Scraper' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'reviewScraperApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Listing Audit', value: 'listingAudit' },
+					{ name: 'Profile', value: 'profile' },
+					{ name: 'Respond Job', value: 'respondJob' },
+				],
+				default: 'profile',
+			},
+			...profile.description,
+			...respondJob.description,
+			...listingAudit.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,47 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../../shared/transport';
+import { FieldReader } from '../../../shared/validation';
+import { simplifyAudit } from './simplify';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Job ID',
+		name: 'jobId',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		required: true,
+		default: 0,
+		description: 'ID of the review profile job whose local listing audit to read',
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to give every source the same field names (name, phone, review_count, rating_distribution as numbers), keeping the original entry under "raw"',
+	},
+];
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['listingAudit'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const read = new FieldReader(this.getNode(), itemIndex);
+	const jobId = read.requiredInteger('Job ID', this.getNodeParameter('jobId', itemIndex), {
+		min: 1,
+	});
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const audit = (await apiRequest.call(this, {
+		api: 'review',
+		method: 'GET',
+		path: '/api/v2/local_naps/local_nap',
+		qs: { job_id: jobId },
+		itemIndex,
+	})) as IDataObject;
+	return simplify ? simplifyAudit(audit) : audit;
+}

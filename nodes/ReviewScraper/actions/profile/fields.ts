@@ -1,0 +1,116 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { FieldReader } from '../../../shared/validation';
+
+export const EXTERNAL_IDENTIFIER_MAX_LENGTH = 255;
+
+/** The query parameters of spec 4.5, shared by Add and Add Many (Add Many reads them per item). */
+export const profileFields: INodeProperties[] = [
+	{
+		displayName: 'Fill at least one of Profile URL, Search Query and Place ID',
+		name: 'identifierNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Profile URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		placeholder: 'https://www.example.com/biz/some-business',
+		description: 'Address of the review profile to collect',
+	},
+	{
+		displayName: 'Search Query',
+		name: 'query',
+		type: 'string',
+		default: '',
+		placeholder: 'Pizza Palace Berlin Mitte',
+		description: 'Search query that shows the listing (Google review profiles only)',
+	},
+	{
+		displayName: 'Place ID',
+		name: 'placeId',
+		type: 'string',
+		default: '',
+		placeholder: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
+		description: 'Place identifier of a Google profile',
+	},
+	{
+		displayName: 'Callback URL',
+		name: 'callback',
+		type: 'string',
+		default: '',
+		placeholder: 'https://your-n8n.example.com/webhook/reviews',
+		description:
+			'Address that receives the reviews when the job is complete, for example the production URL of a Scraping Callback Trigger or Webhook node',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Latest Reviews Count',
+				name: 'blocks',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 10,
+				description: 'Number of latest reviews to collect',
+			},
+			{
+				displayName: 'External Identifier',
+				name: 'externalIdentifier',
+				type: 'string',
+				default: '',
+				description:
+					'Your own reference for the job, at most 255 characters; always included in the callback payload',
+			},
+			{
+				displayName: 'Only Reviews Since Job',
+				name: 'diff',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 0,
+				description: 'ID of a previous job: only reviews missing since that job are fetched',
+			},
+			{
+				displayName: 'Reviews Since',
+				name: 'fromDate',
+				type: 'string',
+				default: '',
+				placeholder: 'YYYY-MM-DD',
+				description: 'Collect reviews published on or after this date',
+			},
+		],
+	},
+];
+
+/** Reads and checks one item's profile parameters; throws before anything is sent. */
+export function readProfileParameters(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const read = new FieldReader(this.getNode(), itemIndex);
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const parameters: IDataObject = {
+		url: read.optionalUrl('Profile URL', this.getNodeParameter('url', itemIndex, '')),
+		query: read.optionalString('Search Query', this.getNodeParameter('query', itemIndex, '')),
+		place_id: read.optionalString('Place ID', this.getNodeParameter('placeId', itemIndex, '')),
+		callback: read.optionalUrl('Callback URL', this.getNodeParameter('callback', itemIndex, '')),
+		from_date: read.optionalDate('Reviews Since', extra.fromDate),
+		blocks: read.optionalInteger('Latest Reviews Count', extra.blocks, { min: 1 }),
+		diff: read.optionalInteger('Only Reviews Since Job', extra.diff, { min: 1 }),
+		external_identifier: read.optionalString(
+			'External Identifier',
+			extra.externalIdentifier,
+			EXTERNAL_IDENTIFIER_MAX_LENGTH,
+		),
+	};
+	if (!parameters.url && !parameters.query && !parameters.place_id) {
+		throw read.fail('Profile URL, Search Query or Place ID', 'is required: fill at least one');
+	}
+	for (const key of Object.keys(parameters)) {
+		if (parameters[key] === undefined) delete parameters[key];
+	}
+	return parameters;
+}

@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as add from './add.operation';
+import * as addMany from './addMany.operation';
+
+export { add, addMany };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['profile'] } },
+		options: [
+			{
+				name: 'Add',
+				value: 'add',
+				description: 'Queue a job that collects the reviews of one profile',
+				action: 'Add a review profile',
+			},
+			{
+				name: 'Add Many',
+				value: 'addMany',
+				description: 'Queue one job per input item, sent in bulk requests',
+				action: 'Add many review profiles',
+			},
+		],
+		default: 'add',
+	},
+	...add.description,
+	...addMany.description,
+];

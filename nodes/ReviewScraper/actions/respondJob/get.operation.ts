@@ -1,0 +1,35 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../../shared/transport';
+import { FieldReader } from '../../../shared/validation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Job ID',
+		name: 'jobId',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		required: true,
+		default: 0,
+		description: 'ID of the respond job',
+	},
+];
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['respondJob'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const read = new FieldReader(this.getNode(), itemIndex);
+	const jobId = read.requiredInteger('Job ID', this.getNodeParameter('jobId', itemIndex), {
+		min: 1,
+	});
+	return await apiRequest.call(this, {
+		api: 'review',
+		method: 'GET',
+		path: `/api/v2/responds/jobs/${jobId}`,
+		itemIndex,
+	});
+}

@@ -1,0 +1,73 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+export interface RequestSummary {
+	method: string;
+	path: string;
+	itemIndex?: number;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The service reports failures three ways: an HTTP error status, the scheduling API's
+ * `{ status: "failed", message, details }`, and review endpoints' `success: false`, which can
+ * come with HTTP 200. All three must stop the item, so each is checked here, whatever the status.
+ */
+export function isServiceFailure(statusCode: number, body: unknown): boolean {
+	if (statusCode >= 400) return true;
+	if (!isObject(body)) return false;
+	return body.success === false || body.status === 'failed';
+}
+
+function serviceHttpCode(statusCode: number, body: unknown): string {
+	if (statusCode >= 400) return String(statusCode);
+	if (isObject(body) && typeof body.status === 'number' && body.status >= 400) {
+		return String(body.status);
+	}
+	return String(statusCode);
+}
+
+export function serviceError(
+	node: INode,
+	request: RequestSummary,
+	statusCode: number,
+	body: unknown,
+): NodeApiError {
+	const httpCode = serviceHttpCode(statusCode, body);
+	const message =
+		isObject(body) && typeof body.message === 'string' && body.message !== ''
+			? body.message
+			: `The service answered HTTP ${httpCode}`;
+	const details = isObject(body) && typeof body.details === 'string' ? body.details : undefined;
+	const where = `${request.method} ${request.path} answered HTTP ${httpCode}`;
+	// Only the service's own body goes into the error: the request (and its auth header) never does.
+	const response: JsonObject = isObject(body)
+		? (body as JsonObject)
+		: { body: typeof body === 'string' ? body.slice(0, 500) : null };
+	return new NodeApiError(node, response, {
+		message,
+		description: details ? `${details} (${where})` : where,
+		httpCode,
+		itemIndex: request.itemIndex,
+	});
+}
+
+export function transportError(
+	node: INode,
+	request: RequestSummary,
+	reason: string,
+	description: string,
+): NodeApiError {
+	return new NodeApiError(
+		node,
+		{ message: reason },
+		{
+			message: reason,
+			description: `${description} (${request.method} ${request.path})`,
+			itemIndex: request.itemIndex,
+		},
+	);
+}

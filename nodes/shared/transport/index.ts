@@ -1,0 +1,4 @@
+export { apiRequest, retryPolicy, type ApiRequestOptions, type RequestContext } from './request';
+export { fetchAllPages, type Page } from './pagination';
+export { isServiceFailure, serviceError } from './errors';
+export { API_ADDRESSES, type ApiName } from './apis';

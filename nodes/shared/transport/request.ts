@@ -1,0 +1,208 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { API_ADDRESSES, type ApiName } from './apis';
+import { isServiceFailure, serviceError, transportError, type RequestSummary } from './errors';
+
+export type RequestContext =
+	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+export interface ApiRequestOptions {
+	api: ApiName;
+	method: IHttpRequestMethods;
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	itemIndex?: number;
+}
+
+export const retryPolicy = {
+	maxAttempts: 4,
+	baseDelayMs: 500,
+	maxDelayMs: 10_000,
+	// A Retry-After longer than this is not waited out: the run would look hung.
+	maxRetryAfterMs: 60_000,
+	timeoutMs: 60_000,
+};
+
+// Codes that prove the connection was never made, so the service cannot have seen the request.
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+	...NOT_SENT_CODES,
+	'ECONNRESET',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'UND_ERR_SOCKET',
+]);
+
+interface HttpResponse {
+	statusCode: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+type Attempt =
+	{ kind: 'response'; response: HttpResponse } | { kind: 'network'; code: string; message: string };
+
+function networkErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let current = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		if (typeof current.code === 'string' && NETWORK_CODES.has(current.code)) return current.code;
+		if (typeof current.message === 'string' && /socket hang up/i.test(current.message)) {
+			return 'ECONNRESET';
+		}
+		current = current.cause as typeof current;
+	}
+	return undefined;
+}
+
+function parseRetryAfter(value: unknown): number | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const seconds = Number(value);
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+	const date = Date.parse(String(value));
+	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function backoffMs(attempt: number): number {
+	const exponential = retryPolicy.baseDelayMs * 2 ** (attempt - 1);
+	const capped = Math.min(retryPolicy.maxDelayMs, exponential);
+	return capped / 2 + Math.random() * (capped / 2);
+}
+
+function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
+	if (typeof body !== 'string') return { ok: true, value: body };
+	if (body.trim() === '') return { ok: true, value: undefined };
+	try {
+		return { ok: true, value: JSON.parse(body) };
+	} catch {
+		return { ok: false };
+	}
+}
+
+/**
+ * The single place where the package talks HTTP. Retries follow one rule: a request is sent again
+ * only when doing so cannot create a second job. GET and DELETE are idempotent, so they are retried
+ * on 429, 5xx, malformed bodies and network errors. A POST is retried only on 429 (the service
+ * refused it before doing anything) or when the connection was refused before anything was sent;
+ * a POST that failed after reaching the service may have queued a job, so it is reported, not repeated.
+ */
+export async function apiRequest(this: RequestContext, options: ApiRequestOptions): Promise<any> {
+	const node = this.getNode();
+	const { credentialType, baseUrlField, label } = API_ADDRESSES[options.api];
+	const credentials = await this.getCredentials(credentialType);
+	const baseUrl = String(credentials?.[baseUrlField] ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	if (!/^https?:\/\//i.test(baseUrl)) {
+		throw new NodeOperationError(node, `The credential has no valid ${label} URL`, {
+			description: `Fill in "${label} URL" of the credential with an http(s) address.`,
+			itemIndex: options.itemIndex,
+		});
+	}
+
+	const summary: RequestSummary = {
+		method: options.method,
+		path: options.path,
+		itemIndex: options.itemIndex,
+	};
+	const idempotent = options.method === 'GET' || options.method === 'DELETE';
+
+	for (let attempt = 1; ; attempt++) {
+		const outcome = await send.call(this, credentialType, baseUrl, options, summary);
+		const isLastAttempt = attempt >= retryPolicy.maxAttempts;
+		const attemptsNote = attempt > 1 ? `, after ${attempt} attempts` : '';
+
+		if (outcome.kind === 'network') {
+			const retryable = idempotent || NOT_SENT_CODES.has(outcome.code);
+			if (retryable && !isLastAttempt) {
+				await sleep(backoffMs(attempt));
+				continue;
+			}
+			const maybeProcessed = !idempotent && !NOT_SENT_CODES.has(outcome.code);
+			throw transportError(
+				node,
+				summary,
+				`Could not reach the ${label} (${outcome.code})`,
+				(maybeProcessed
+					? 'The connection failed after the request was sent, so it was not repeated: the service may have queued it. Check before submitting again'
+					: outcome.message) + attemptsNote,
+			);
+		}
+
+		const { statusCode, headers } = outcome.response;
+		const parsed = parseBody(outcome.response.body);
+		if (!parsed.ok) {
+			if (idempotent && !isLastAttempt) {
+				await sleep(backoffMs(attempt));
+				continue;
+			}
+			throw transportError(
+				node,
+				summary,
+				`The ${label} sent a response that is not valid JSON (HTTP ${statusCode})`,
+				(idempotent
+					? 'The response could not be read'
+					: 'The request reached the service and was not repeated: it may have been processed. Check before submitting again') +
+					attemptsNote,
+			);
+		}
+
+		if (!isServiceFailure(statusCode, parsed.value)) return parsed.value;
+
+		const retryable = statusCode === 429 || (idempotent && statusCode >= 500);
+		if (retryable && !isLastAttempt) {
+			const retryAfter = parseRetryAfter(headers['retry-after']);
+			if (retryAfter === undefined || retryAfter <= retryPolicy.maxRetryAfterMs) {
+				await sleep(retryAfter ?? backoffMs(attempt));
+				continue;
+			}
+		}
+		const error = serviceError(node, summary, statusCode, parsed.value);
+		if (attempt > 1) error.description = `${error.description ?? ''}${attemptsNote}`;
+		throw error;
+	}
+}
+
+async function send(
+	this: RequestContext,
+	credentialType: string,
+	baseUrl: string,
+	options: ApiRequestOptions,
+	summary: RequestSummary,
+): Promise<Attempt> {
+	try {
+		const response = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
+			method: options.method,
+			url: `${baseUrl}${options.path}`,
+			qs: options.qs,
+			body: options.body,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: retryPolicy.timeoutMs,
+		})) as HttpResponse;
+		return { kind: 'response', response };
+	} catch (error) {
+		const code = networkErrorCode(error);
+		if (code) return { kind: 'network', code, message: `Network error ${code}` };
+		// The caught error can carry the outgoing request, auth header included: only its message goes on.
+		throw transportError(
+			this.getNode(),
+			summary,
+			`The request to the service failed`,
+			(error as Error).message ?? 'Unknown error',
+		);
+	}
+}
