@@ -1,4 +1,4 @@
-const tsJest = ['ts-jest', { isolatedModules: true, diagnostics: false }];
+const tsJest = ['ts-jest', { diagnostics: false }];
 
 const project = (name, extra = {}) => ({
 	displayName: name,

@@ -131,13 +131,16 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 				continue;
 			}
 			const maybeProcessed = !idempotent && !NOT_SENT_CODES.has(outcome.code);
+			// The code stays out of the message: NodeApiError would swap such a message for a generic one.
 			throw transportError(
 				node,
 				summary,
-				`Could not reach the ${label} (${outcome.code})`,
-				(maybeProcessed
-					? 'The connection failed after the request was sent, so it was not repeated: the service may have queued it. Check before submitting again'
-					: outcome.message) + attemptsNote,
+				`Could not reach the ${label}`,
+				`${outcome.code}. ` +
+					(maybeProcessed
+						? 'The connection failed after the request was sent, so it was not repeated: the service may have queued it. Check before submitting again'
+						: 'The connection could not be made') +
+					attemptsNote,
 			);
 		}
 
@@ -196,7 +199,7 @@ async function send(
 		return { kind: 'response', response };
 	} catch (error) {
 		const code = networkErrorCode(error);
-		if (code) return { kind: 'network', code, message: `Network error ${code}` };
+		if (code) return { kind: 'network', code };
 		// The caught error can carry the outgoing request, auth header included: only its message goes on.
 		throw transportError(
 			this.getNode(),

@@ -1,0 +1,175 @@
+import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { apiRequest, retryPolicy } from '../../../nodes/shared/transport';
+import { testNode } from '../helpers';
+
+type Scripted =
+	{ status: number; body: unknown; headers?: Record<string, string> } | { networkError: string };
+
+const ok: Scripted = { status: 200, body: { success: true, job_id: 1, status: 200 } };
+
+function contextAnswering(script: Scripted[]) {
+	const sent: IHttpRequestOptions[] = [];
+	const context = {
+		getNode: () => testNode,
+		getCredentials: async () => ({ apiToken: 'secret-token', baseUrl: 'http://127.0.0.1:9/' }),
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
+				sent.push(options);
+				const next = script[Math.min(sent.length - 1, script.length - 1)];
+				if ('networkError' in next) {
+					throw Object.assign(new Error(`connect ${next.networkError}`), {
+						cause: Object.assign(new Error('inner'), {
+							code: next.networkError,
+							config: { headers: { 'spiderman-token': 'secret-token' } },
+						}),
+					});
+				}
+				return { statusCode: next.status, body: next.body, headers: next.headers ?? {} };
+			},
+		},
+	};
+	return { context: context as unknown as IExecuteFunctions, sent };
+}
+
+const saved = { ...retryPolicy };
+beforeAll(() => Object.assign(retryPolicy, { baseDelayMs: 1, maxDelayMs: 5, maxAttempts: 4 }));
+afterAll(() => Object.assign(retryPolicy, saved));
+
+const tooMany = (retryAfter = '0'): Scripted => ({
+	status: 429,
+	body: { status: 'failed', message: 'Too many requests', details: null },
+	headers: { 'retry-after': retryAfter },
+});
+const serverError = (status: number): Scripted => ({
+	status,
+	body: { status: 'failed', message: 'Unknown error occured', details: null },
+});
+const malformed: Scripted = { status: 200, body: '{"success": tr' };
+
+// [method, what the service does, attempts expected, succeeds]
+const matrix: Array<[string, string, Scripted[], number, boolean]> = [
+	['GET', '429 then OK', [tooMany(), ok], 2, true],
+	['GET', '500 twice then OK', [serverError(500), serverError(500), ok], 3, true],
+	['GET', '503 then OK', [serverError(503), ok], 2, true],
+	['GET', 'connection reset then OK', [{ networkError: 'ECONNRESET' }, ok], 2, true],
+	['GET', 'timeout then OK', [{ networkError: 'ETIMEDOUT' }, ok], 2, true],
+	['GET', 'malformed JSON then OK', [malformed, ok], 2, true],
+	['GET', '500 forever', [serverError(500)], 4, false],
+	['GET', '404', [{ status: 404, body: { success: false, message: 'Job not found' } }], 1, false],
+	['DELETE', '503 then OK', [serverError(503), ok], 2, true],
+	['POST', '429 then OK (refused before processing)', [tooMany(), ok], 2, true],
+	['POST', 'connection refused then OK', [{ networkError: 'ECONNREFUSED' }, ok], 2, true],
+	['POST', '500 (may have been processed)', [serverError(500), ok], 1, false],
+	['POST', '503 (may have been processed)', [serverError(503), ok], 1, false],
+	[
+		'POST',
+		'connection reset (may have been processed)',
+		[{ networkError: 'ECONNRESET' }, ok],
+		1,
+		false,
+	],
+	['POST', 'malformed JSON (was processed)', [malformed, ok], 1, false],
+	[
+		'POST',
+		'HTTP 200 with success:false',
+		[{ status: 200, body: { success: false, status: 400, message: 'Bad' } }],
+		1,
+		false,
+	],
+	['POST', '429 forever', [tooMany()], 4, false],
+];
+
+describe('transport retry policy', () => {
+	it.each(matrix)(
+		'%s, %s: %d attempt(s), success %s',
+		async (method, _case, script, attempts, succeeds) => {
+			const { context, sent } = contextAnswering(script);
+			const call = apiRequest.call(context, {
+				api: 'review',
+				method: method as 'GET',
+				path: '/api/v2/responds/jobs',
+			});
+			if (succeeds) await expect(call).resolves.toEqual(ok.body);
+			else await expect(call).rejects.toBeInstanceOf(NodeApiError);
+			expect(sent).toHaveLength(attempts);
+		},
+	);
+
+	it('waits what Retry-After asks before retrying', async () => {
+		const { context, sent } = contextAnswering([tooMany('1'), ok]);
+		const started = Date.now();
+		await apiRequest.call(context, { api: 'review', method: 'GET', path: '/x' });
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		expect(sent).toHaveLength(2);
+	});
+
+	it('does not wait out a Retry-After longer than the limit', async () => {
+		const { context, sent } = contextAnswering([tooMany('3600'), ok]);
+		await expect(
+			apiRequest.call(context, { api: 'review', method: 'GET', path: '/x' }),
+		).rejects.toThrow('Too many requests');
+		expect(sent).toHaveLength(1);
+	});
+
+	it('names the endpoint, the HTTP code and the service message, without the token', async () => {
+		const { context } = contextAnswering([serverError(500)]);
+		const error = (await apiRequest
+			.call(context, {
+				api: 'review',
+				method: 'GET',
+				path: '/api/v2/responds/jobs/5',
+				itemIndex: 1,
+			})
+			.catch((e: unknown) => e)) as NodeApiError;
+		expect(error.message).toBe('Unknown error occured');
+		expect(error.description).toContain('GET /api/v2/responds/jobs/5 answered HTTP 500');
+		expect(error.description).toContain('after 4 attempts');
+		expect(error.httpCode).toBe('500');
+		expect(error.context.itemIndex).toBe(1);
+		expect(JSON.stringify({ ...error, message: error.message })).not.toContain('secret-token');
+	});
+
+	it('keeps the auth header out of network errors', async () => {
+		const { context } = contextAnswering([{ networkError: 'ECONNRESET' }]);
+		const error = (await apiRequest
+			.call(context, { api: 'review', method: 'POST', path: '/api/v2/profiles/add' })
+			.catch((e: unknown) => e)) as NodeApiError;
+		expect(error.message).toBe('Could not reach the Review Scraper API');
+		expect(error.description).toContain('ECONNRESET');
+		expect(error.description).toContain('may have queued it');
+		expect(JSON.stringify({ ...error, cause: error.cause })).not.toContain('secret-token');
+	});
+
+	it('sends JSON to the credential base URL without a doubled slash', async () => {
+		const { context, sent } = contextAnswering([ok]);
+		await apiRequest.call(context, {
+			api: 'review',
+			method: 'POST',
+			path: '/api/v2/profiles/add',
+			qs: { url: 'u' },
+		});
+		expect(sent[0]).toMatchObject({
+			method: 'POST',
+			url: 'http://127.0.0.1:9/api/v2/profiles/add',
+			qs: { url: 'u' },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		});
+	});
+
+	it('refuses a credential without a base URL before sending', async () => {
+		const { context, sent } = contextAnswering([ok]);
+		(context as unknown as { getCredentials: () => Promise<object> }).getCredentials =
+			async () => ({
+				apiToken: 't',
+				baseUrl: '',
+			});
+		await expect(
+			apiRequest.call(context, { api: 'review', method: 'GET', path: '/x' }),
+		).rejects.toThrow('The credential has no valid Review Scraper API URL');
+		expect(sent).toHaveLength(0);
+	});
+});

@@ -1,0 +1,75 @@
+import { NodeOperationError } from 'n8n-workflow';
+
+import { FieldReader } from '../../../nodes/shared/validation';
+import { testNode } from '../helpers';
+
+const read = new FieldReader(testNode, 3);
+
+function errorOf(fn: () => unknown): NodeOperationError {
+	try {
+		fn();
+	} catch (error) {
+		return error as NodeOperationError;
+	}
+	throw new Error('expected an error');
+}
+
+describe('FieldReader', () => {
+	it('names the field and the item in every error and sets itemIndex', () => {
+		const error = errorOf(() => read.requiredString('Job Name', ''));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe('Job Name is required (item 3)');
+		expect(error.context.itemIndex).toBe(3);
+	});
+
+	it.each([
+		['2024-02-29', '2024-02-29'],
+		['2026-11-22T10:15:00.000+01:00', '2026-11-22'],
+		['2026-01-05 08:00', '2026-01-05'],
+	])('accepts the date %s as %s', (input, sent) => {
+		expect(read.optionalDate('Reviews Since', input)).toBe(sent);
+	});
+
+	it.each(['2023-02-29', '2026-13-01', '22/11/2026', 'yesterday', '2026-1-5'])(
+		'refuses the malformed date %s',
+		(input) => {
+			expect(errorOf(() => read.optionalDate('Reviews Since', input)).message).toMatch(
+				/^Reviews Since must be a date in the form YYYY-MM-DD/,
+			);
+		},
+	);
+
+	it('treats empty values as absent', () => {
+		expect(read.optionalDate('Reviews Since', '')).toBeUndefined();
+		expect(read.optionalInteger('Blocks', '')).toBeUndefined();
+		expect(read.optionalString('Name', '   ')).toBeUndefined();
+	});
+
+	it('accepts numeric strings from expressions as integers and refuses other types', () => {
+		expect(read.optionalInteger('Blocks', '25')).toBe(25);
+		expect(errorOf(() => read.optionalInteger('Blocks', 'ten')).message).toContain(
+			'Blocks must be a whole number, got string "ten"',
+		);
+		expect(errorOf(() => read.optionalInteger('Blocks', 2.5)).message).toContain('whole number');
+		expect(errorOf(() => read.optionalInteger('Blocks', { a: 1 })).message).toContain('an object');
+		expect(errorOf(() => read.optionalInteger('Blocks', 0, { min: 1 })).message).toContain(
+			'at least 1',
+		);
+	});
+
+	it('enforces maximum lengths', () => {
+		expect(read.optionalString('External Identifier', 'x'.repeat(255), 255)).toHaveLength(255);
+		expect(
+			errorOf(() => read.optionalString('External Identifier', 'x'.repeat(256), 255)).message,
+		).toContain('at most 255 characters, got 256');
+	});
+
+	it('only accepts http(s) URLs', () => {
+		expect(read.optionalUrl('Callback URL', 'https://example.com/hook')).toBe(
+			'https://example.com/hook',
+		);
+		expect(errorOf(() => read.optionalUrl('Callback URL', 'example.com')).message).toContain(
+			'must be an http(s) URL',
+		);
+	});
+});
