@@ -50,8 +50,7 @@ interface HttpResponse {
 	body: unknown;
 }
 
-type Attempt =
-	{ kind: 'response'; response: HttpResponse } | { kind: 'network'; code: string; message: string };
+type Attempt = { kind: 'response'; response: HttpResponse } | { kind: 'network'; code: string };
 
 function networkErrorCode(error: unknown): string | undefined {
 	const seen = new Set<unknown>();
