@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Installs (once) the Node 24 and the pinned n8n that the e2e suite, the benches and `npm start` run.
+# Prints the n8n executable's path on stdout; everything else goes to stderr.
+# Usage: bash scripts/n8n-runtime.sh [--node-bin]   (--node-bin prints Node 24's bin folder instead)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+N8N_VERSION="$(tr -d '[:space:]' <"$ROOT/scripts/n8n-version")"
+# linkedom 0.18.15 depends on a package this registry lacks.
+LINKEDOM_VERSION='0.18.14'
+NODE_MAJOR=24
+CACHE="$ROOT/.cache"
+NODE_DIR="$CACHE/node$NODE_MAJOR"
+N8N_DIR="$CACHE/n8n-$N8N_VERSION"
+MARKER="$N8N_DIR/.complete"
+
+log() { printf '[n8n-runtime] %s\n' "$*" >&2; }
+
+# npm prints nothing while it works when stderr is not a terminal (CI): show a heartbeat instead.
+with_heartbeat() {
+	local label="$1" dir="$2"
+	shift 2
+	local start=$SECONDS
+	(
+		while sleep 20; do
+			local n=0
+			[ -d "$dir/node_modules" ] && n=$(find "$dir/node_modules" -maxdepth 2 -name package.json 2>/dev/null | wc -l)
+			log "$label: $((SECONDS - start)) s, $n packages so far"
+		done
+	) &
+	local beat=$!
+	local rc=0
+	"$@" >&2 || rc=$?
+	kill "$beat" 2>/dev/null || true
+	wait "$beat" 2>/dev/null || true
+	[ "$rc" -eq 0 ] && log "$label: done in $((SECONDS - start)) s"
+	return "$rc"
+}
+
+node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+find_node24() {
+	local sys
+	sys="$(command -v node || true)"
+	if [ -n "$sys" ] && [ "$(node_major "$sys")" -ge "$NODE_MAJOR" ]; then
+		dirname "$(readlink -f "$sys")"
+		return
+	fi
+	local b
+	for b in "$NODE_DIR"/node_modules/node/node_modules/node-*/bin; do
+		if [ -x "$b/node" ] && [ "$(node_major "$b/node")" -eq "$NODE_MAJOR" ]; then
+			echo "$b"
+			return
+		fi
+	done
+}
+
+NODE_BIN="$(find_node24)"
+if [ -z "$NODE_BIN" ]; then
+	log "Node $(node -v 2>/dev/null || echo '(none)') is older than $NODE_MAJOR: installing npm package node@$NODE_MAJOR into .cache/node$NODE_MAJOR"
+	mkdir -p "$NODE_DIR"
+	[ -f "$NODE_DIR/package.json" ] || echo '{"private":true}' >"$NODE_DIR/package.json"
+	with_heartbeat "node@$NODE_MAJOR" "$NODE_DIR" \
+		npm install --prefix "$NODE_DIR" --no-audit --no-fund --loglevel=warn "node@$NODE_MAJOR"
+	NODE_BIN="$(find_node24)"
+	[ -n "$NODE_BIN" ] || { log "node@$NODE_MAJOR installed but no usable binary found"; exit 1; }
+fi
+# The headers live next to bin/ (include/node): node-gyp needs that folder, not the machine's default.
+NODE_HOME="$(dirname "$NODE_BIN")"
+log "Node $("$NODE_BIN/node" -v) at $NODE_BIN"
+
+if [ "${1:-}" = '--node-bin' ]; then
+	echo "$NODE_BIN"
+	exit 0
+fi
+
+if [ -f "$MARKER" ] && [ -x "$N8N_DIR/node_modules/.bin/n8n" ]; then
+	log "n8n $N8N_VERSION already installed in .cache/n8n-$N8N_VERSION"
+else
+	rm -f "$MARKER"
+	mkdir -p "$N8N_DIR"
+	cat >"$N8N_DIR/package.json" <<JSON
+{
+	"private": true,
+	"dependencies": { "n8n": "$N8N_VERSION" },
+	"overrides": { "linkedom": "$LINKEDOM_VERSION" }
+}
+JSON
+	export PATH="$NODE_BIN:$PATH"
+	export npm_config_nodedir="$NODE_HOME"
+	log "installing n8n $N8N_VERSION into .cache/n8n-$N8N_VERSION (about 5 minutes the first time)"
+	# Install scripts stay off: the Kafka client's native build downloads sources and fails offline.
+	with_heartbeat "npm install n8n@$N8N_VERSION" "$N8N_DIR" \
+		npm install --prefix "$N8N_DIR" --ignore-scripts --no-audit --no-fund --loglevel=warn
+	# sqlite3's prebuilt download cannot work here: compile it against Node 24's headers.
+	with_heartbeat 'npm rebuild sqlite3 (compiles from source)' "$N8N_DIR" \
+		bash -c 'cd "$1" && npm rebuild sqlite3 --loglevel=warn' _ "$N8N_DIR"
+	(cd "$N8N_DIR" && "$NODE_BIN/node" -e "require('sqlite3')") >&2 ||
+		{ log 'sqlite3 does not load under Node 24'; exit 1; }
+	date -u +%FT%TZ >"$MARKER"
+fi
+
+echo "$N8N_DIR/node_modules/.bin/n8n"
