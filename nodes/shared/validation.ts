@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 export function invalidParameter(
@@ -96,4 +96,56 @@ function describe(value: unknown): string {
 	if (value === null) return 'null';
 	if (typeof value === 'object') return 'an object';
 	return `${typeof value} "${String(value)}"`;
+}
+
+export interface KeyValuePair {
+	name?: string;
+	value?: unknown;
+}
+
+/** A fixedCollection of `{ name, value }` pairs as an object; an empty name is an error. */
+export function pairsToObject(read: FieldReader, field: string, pairs: unknown): IDataObject {
+	const result: IDataObject = {};
+	if (!Array.isArray(pairs)) return result;
+	pairs.forEach((pair: KeyValuePair, position) => {
+		const name = typeof pair?.name === 'string' ? pair.name.trim() : '';
+		if (name === '') throw read.fail(field, `has a pair without a name (pair ${position + 1})`);
+		result[name] = (pair.value ?? '') as IDataObject[string];
+	});
+	return result;
+}
+
+/** Accepts an object (from an expression) or JSON text; `expect` says which JSON shape is valid. */
+export function parseJsonParameter(
+	read: FieldReader,
+	field: string,
+	value: unknown,
+	expect: 'object' | 'list' | 'object or list',
+): IDataObject | IDataObject[] | undefined {
+	let parsed = value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') return undefined;
+		try {
+			parsed = JSON.parse(value);
+		} catch (error) {
+			throw read.fail(field, `is not valid JSON: ${(error as Error).message}`);
+		}
+	}
+	if (parsed === undefined || parsed === null) return undefined;
+	const isList = Array.isArray(parsed);
+	const isObject = typeof parsed === 'object' && !isList;
+	if (
+		(expect === 'object' && !isObject) ||
+		(expect === 'list' && !isList) ||
+		(!isList && !isObject)
+	) {
+		throw read.fail(field, `must be a JSON ${expect}`);
+	}
+	if (
+		isList &&
+		(parsed as unknown[]).some((e) => typeof e !== 'object' || e === null || Array.isArray(e))
+	) {
+		throw read.fail(field, 'must be a list of JSON objects');
+	}
+	return parsed as IDataObject | IDataObject[];
 }

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { checkProfile, type ProfileKey } from '../../../shared/profile';
 import { FieldReader } from '../../../shared/validation';
-
-export const EXTERNAL_IDENTIFIER_MAX_LENGTH = 255;
 
 /** The query parameters of spec 4.5, shared by Add and Add Many (Add Many reads them per item). */
 export const profileFields: INodeProperties[] = [
@@ -88,29 +87,32 @@ export const profileFields: INodeProperties[] = [
 	},
 ];
 
+const FIELD_LABELS: Record<ProfileKey, string> = {
+	url: 'Profile URL',
+	query: 'Search Query',
+	place_id: 'Place ID',
+	callback: 'Callback URL',
+	from_date: 'Reviews Since',
+	blocks: 'Latest Reviews Count',
+	diff: 'Only Reviews Since Job',
+	external_identifier: 'External Identifier',
+};
+
 /** Reads and checks one item's profile parameters; throws before anything is sent. */
 export function readProfileParameters(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const read = new FieldReader(this.getNode(), itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const parameters: IDataObject = {
-		url: read.optionalUrl('Profile URL', this.getNodeParameter('url', itemIndex, '')),
-		query: read.optionalString('Search Query', this.getNodeParameter('query', itemIndex, '')),
-		place_id: read.optionalString('Place ID', this.getNodeParameter('placeId', itemIndex, '')),
-		callback: read.optionalUrl('Callback URL', this.getNodeParameter('callback', itemIndex, '')),
-		from_date: read.optionalDate('Reviews Since', extra.fromDate),
-		blocks: read.optionalInteger('Latest Reviews Count', extra.blocks, { min: 1 }),
-		diff: read.optionalInteger('Only Reviews Since Job', extra.diff, { min: 1 }),
-		external_identifier: read.optionalString(
-			'External Identifier',
-			extra.externalIdentifier,
-			EXTERNAL_IDENTIFIER_MAX_LENGTH,
-		),
-	};
-	if (!parameters.url && !parameters.query && !parameters.place_id) {
-		throw read.fail('Profile URL, Search Query or Place ID', 'is required: fill at least one');
-	}
-	for (const key of Object.keys(parameters)) {
-		if (parameters[key] === undefined) delete parameters[key];
-	}
-	return parameters;
+	return checkProfile(
+		new FieldReader(this.getNode(), itemIndex),
+		{
+			url: this.getNodeParameter('url', itemIndex, ''),
+			query: this.getNodeParameter('query', itemIndex, ''),
+			place_id: this.getNodeParameter('placeId', itemIndex, ''),
+			callback: this.getNodeParameter('callback', itemIndex, ''),
+			from_date: extra.fromDate,
+			blocks: extra.blocks,
+			diff: extra.diff,
+			external_identifier: extra.externalIdentifier,
+		},
+		(key) => FIELD_LABELS[key],
+	);
 }

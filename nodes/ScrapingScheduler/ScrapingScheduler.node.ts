@@ -1,0 +1,45 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { router } from './actions/router';
+import * as schedule from './actions/schedule';
+import { searchSchedules } from './methods/listSearch';
+
+export class ScrapingScheduler implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Scraping Scheduler',
+		name: 'scrapingScheduler',
+		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Create, read and delete recurring review collection schedules',
+		defaults: { name: 'Scraping Scheduler' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'scrapingApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [{ name: 'Schedule', value: 'schedule' }],
+				default: 'schedule',
+			},
+			...schedule.description,
+		],
+	};
+
+	methods = { listSearch: { searchSchedules } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

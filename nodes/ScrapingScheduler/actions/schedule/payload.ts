@@ -1,0 +1,109 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { checkProfile } from '../../../shared/profile';
+import type { FieldReader } from '../../../shared/validation';
+
+export const SERVICES = ['rsapi', 'riapi'] as const;
+export const ENDPOINTS: Record<(typeof SERVICES)[number], string[]> = {
+	rsapi: ['add', 'add_bulk'],
+	riapi: ['profiles', 'reviews'],
+};
+export const FREQUENCIES = ['daily', 'weekly', 'monthly'];
+
+export interface ScheduleInput {
+	service: unknown;
+	endpoint: unknown;
+	frequency: unknown;
+	scheduleName?: unknown;
+	headers?: IDataObject;
+	queryParams?: IDataObject;
+	body?: IDataObject | IDataObject[];
+}
+
+const isEmpty = (value: IDataObject | IDataObject[] | undefined) =>
+	value === undefined ||
+	(Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0);
+
+/** Builds the POST /schedules body and enforces rules 1–4 of spec 4.1 before anything is sent. */
+export function buildSchedulePayload(read: FieldReader, input: ScheduleInput): IDataObject {
+	// Rule 1: service, endpoint and frequency are required.
+	const service = read.requiredString('Service', input.service);
+	if (!(SERVICES as readonly string[]).includes(service)) {
+		throw read.fail('Service', `must be one of ${SERVICES.join(', ')}, got "${service}"`);
+	}
+	const endpoint = read.requiredString('Endpoint', input.endpoint);
+	const endpoints = ENDPOINTS[service as (typeof SERVICES)[number]];
+	if (!endpoints.includes(endpoint)) {
+		throw read.fail(
+			'Endpoint',
+			`must be one of ${endpoints.join(', ')} for service ${service}, got "${endpoint}"`,
+		);
+	}
+	const frequency = read.requiredString('Frequency', input.frequency);
+	if (!FREQUENCIES.includes(frequency)) {
+		throw read.fail('Frequency', `must be one of ${FREQUENCIES.join(', ')}, got "${frequency}"`);
+	}
+
+	// Rule 2: the target needs parameters from somewhere.
+	if (isEmpty(input.queryParams) && isEmpty(input.body)) {
+		throw read.fail(
+			'Query Parameters or Body',
+			'is required: the schedule needs parameters for the target endpoint',
+		);
+	}
+
+	// Rule 3: the service adds the target's own credential itself.
+	if (service === 'rsapi') {
+		const tokenHeader = Object.keys(input.headers ?? {}).find(
+			(name) => name.toLowerCase() === 'spiderman-token',
+		);
+		if (tokenHeader) {
+			throw read.fail(
+				'Headers',
+				`must not contain "${tokenHeader}": the service adds the review scraper token itself`,
+			);
+		}
+	}
+	if (service === 'riapi') {
+		const keyParameter = Object.keys(input.queryParams ?? {}).find(
+			(name) => name.toLowerCase() === 'api_key',
+		);
+		if (keyParameter) {
+			throw read.fail(
+				'Query Parameters',
+				`must not contain "${keyParameter}": the service adds the review index API key itself`,
+			);
+		}
+	}
+	for (const [name, value] of Object.entries(input.headers ?? {})) {
+		if (typeof value !== 'string' && typeof value !== 'number') {
+			throw read.fail('Headers', `"${name}" must be text`);
+		}
+	}
+
+	// Rule 4: the parameters follow the target API; only the review profile API is specified.
+	let body = input.body;
+	if (service === 'rsapi' && endpoint === 'add') {
+		if (Array.isArray(body)) throw read.fail('Body', 'must be an object for endpoint add');
+		checkProfile(read, input.queryParams ?? {}, (key) => `Query Parameters "${key}"`);
+	}
+	if (service === 'rsapi' && endpoint === 'add_bulk') {
+		if (!Array.isArray(body) || body.length === 0) {
+			throw read.fail('Body', 'must be a non-empty JSON list of profiles for endpoint add_bulk');
+		}
+		body = body.map((element, position) =>
+			checkProfile(read, element, (key) => `Body element ${position + 1} "${key}"`),
+		);
+	}
+	if (service === 'riapi' && Array.isArray(body)) {
+		throw read.fail('Body', `must be an object for endpoint ${endpoint}`);
+	}
+
+	const payload: IDataObject = { service, endpoint, frequency };
+	const scheduleName = read.optionalString('Schedule Name', input.scheduleName);
+	if (scheduleName) payload.schedule_name = scheduleName;
+	if (!isEmpty(input.headers)) payload.headers = input.headers;
+	if (!isEmpty(input.queryParams)) payload.query_params = input.queryParams;
+	if (!isEmpty(body)) payload.body = body;
+	return payload;
+}
