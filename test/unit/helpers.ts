@@ -1,4 +1,4 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
 export const testNode: INode = {
 	id: 'node-under-test',
@@ -10,7 +10,7 @@ export const testNode: INode = {
 };
 
 /** A stand-in for IExecuteFunctions that serves parameters per item: enough for pure helpers. */
-export function parameterContext(itemsParameters: IDataObject[]) {
+export function parameterContext(itemsParameters: Array<Record<string, unknown>>) {
 	return {
 		getNode: () => testNode,
 		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {

@@ -1,6 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { FieldReader } from '../../../nodes/shared/validation';
+import { FieldReader, pairsToObject, parseJsonParameter } from '../../../nodes/shared/validation';
 import { testNode } from '../helpers';
 
 const read = new FieldReader(testNode, 3);
@@ -70,6 +70,43 @@ describe('FieldReader', () => {
 		);
 		expect(errorOf(() => read.optionalUrl('Callback URL', 'example.com')).message).toContain(
 			'must be an http(s) URL',
+		);
+	});
+});
+
+describe('JSON and key-value parameters', () => {
+	const { pairsToObject, parseJsonParameter } = jest.requireActual(
+		'../../../nodes/shared/validation',
+	);
+
+	it('parses JSON text and accepts objects from expressions', () => {
+		expect(parseJsonParameter(read, 'Body (JSON)', '{"a":1}', 'object')).toEqual({ a: 1 });
+		expect(parseJsonParameter(read, 'Body (JSON)', { a: 2 }, 'object')).toEqual({ a: 2 });
+		expect(parseJsonParameter(read, 'Body (JSON)', '  ', 'object')).toBeUndefined();
+	});
+
+	it.each([
+		['{"a":', 'object', 'Body (JSON) is not valid JSON'],
+		['[1,2]', 'object', 'Body (JSON) must be a JSON object'],
+		['{"a":1}', 'list', 'Body (JSON) must be a JSON list'],
+		['[1,2]', 'list', 'Body (JSON) must be a list of JSON objects'],
+		['"text"', 'object or list', 'Body (JSON) must be a JSON object or list'],
+	] as const)('refuses %s where a JSON %s is expected', (value, expected, message) => {
+		expect(() => parseJsonParameter(read, 'Body (JSON)', value, expected)).toThrow(message);
+	});
+
+	it('turns name/value pairs into an object and refuses a nameless pair', () => {
+		expect(
+			pairsToObject(read, 'Headers', [
+				{ name: 'a', value: '1' },
+				{ name: ' b ', value: 2 },
+			]),
+		).toEqual({
+			a: '1',
+			b: 2,
+		});
+		expect(() => pairsToObject(read, 'Headers', [{ name: '', value: '1' }])).toThrow(
+			'Headers has a pair without a name (pair 1) (item 3)',
 		);
 	});
 });
