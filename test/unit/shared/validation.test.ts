@@ -75,9 +75,6 @@ describe('FieldReader', () => {
 });
 
 describe('JSON and key-value parameters', () => {
-	const { pairsToObject, parseJsonParameter } = jest.requireActual(
-		'../../../nodes/shared/validation',
-	);
 
 	it('parses JSON text and accepts objects from expressions', () => {
 		expect(parseJsonParameter(read, 'Body (JSON)', '{"a":1}', 'object')).toEqual({ a: 1 });
