@@ -1,0 +1,141 @@
+/**
+ * Control API under /__sim, without auth, for tests that run the simulator in another process
+ * (the real-n8n end-to-end suite). Each route mirrors an in-process method of the simulator.
+ */
+import type { DeliveryRecord } from '../callbacks';
+import type { ConfigPatch as ConfigPatchOptions, SimConfig } from '../config';
+import type { Fault } from '../faults';
+import { json, type RouteResult, type SimulatorUrls } from '../http';
+import {
+	ConfigPatch,
+	FaultSpec,
+	type FaultSpecBody,
+	formatZodError,
+	type RequestStatusRecordBody,
+	VideoSeed,
+	type VideoSeedBody,
+} from '../schemas';
+import type { Counts, RequestLogEntry } from '../state';
+import type { FireResult } from './scheduling';
+
+export interface ControlTarget {
+	readonly urls: SimulatorUrls;
+	reset(): void;
+	requests(): RequestLogEntry[];
+	clearRequests(): void;
+	injectFault(spec: FaultSpecBody): Fault;
+	faults(): Fault[];
+	clearFaults(): void;
+	fireSchedule(scheduleId: number): Promise<FireResult>;
+	deliveries(): DeliveryRecord[];
+	waitForDeliveries(count: number, timeoutMs: number): Promise<DeliveryRecord[]>;
+	configure(patch: ConfigPatchOptions): SimConfig;
+	seedVideoRequest(seed?: VideoSeedBody): RequestStatusRecordBody;
+	counts(): Counts;
+}
+
+export interface ControlRequest {
+	params: Record<string, string>;
+	query: Record<string, string>;
+	body: unknown;
+}
+
+export interface ControlRoute {
+	method: 'GET' | 'POST' | 'DELETE';
+	path: string;
+	handler: (sim: ControlTarget, req: ControlRequest) => RouteResult | Promise<RouteResult>;
+}
+
+const ok = () => json(200, { ok: true });
+const invalid = (details: string) => json(400, { status: 'failed', message: 'Invalid request', details });
+
+export const controlRoutes: ControlRoute[] = [
+	{ method: 'GET', path: '/urls', handler: (sim) => json(200, sim.urls) },
+	{
+		method: 'POST',
+		path: '/reset',
+		handler: (sim) => {
+			sim.reset();
+			return ok();
+		},
+	},
+	{ method: 'GET', path: '/requests', handler: (sim) => json(200, sim.requests()) },
+	{
+		method: 'DELETE',
+		path: '/requests',
+		handler: (sim) => {
+			sim.clearRequests();
+			return ok();
+		},
+	},
+	{ method: 'GET', path: '/faults', handler: (sim) => json(200, sim.faults()) },
+	{
+		method: 'POST',
+		path: '/faults',
+		handler: (sim, req) => {
+			const specs = Array.isArray(req.body) ? req.body : [req.body];
+			const parsed = specs.map((spec) => FaultSpec.safeParse(spec));
+			const failure = parsed.find((result) => !result.success);
+			if (failure && !failure.success) return invalid(formatZodError(failure.error));
+			return json(
+				201,
+				parsed.map((result) => sim.injectFault(result.data!)),
+			);
+		},
+	},
+	{
+		method: 'DELETE',
+		path: '/faults',
+		handler: (sim) => {
+			sim.clearFaults();
+			return ok();
+		},
+	},
+	{
+		method: 'POST',
+		path: '/schedules/:schedule_id/fire',
+		handler: async (sim, req) => {
+			if (!/^\d+$/.test(req.params.schedule_id)) return json(404, { message: 'Schedule not found' });
+			try {
+				return json(200, await sim.fireSchedule(Number(req.params.schedule_id)));
+			} catch (error) {
+				return json(404, { message: error.message });
+			}
+		},
+	},
+	{
+		method: 'GET',
+		path: '/deliveries',
+		handler: async (sim, req) => {
+			// ?min=N waits (up to timeoutMs, default 5000) until N deliveries have ended.
+			if (req.query.min === undefined) return json(200, sim.deliveries());
+			const min = Number(req.query.min);
+			const timeoutMs = Number(req.query.timeoutMs ?? 5000);
+			if (!Number.isInteger(min) || !Number.isFinite(timeoutMs)) return invalid('min and timeoutMs must be numbers');
+			try {
+				return json(200, await sim.waitForDeliveries(min, timeoutMs));
+			} catch (error) {
+				return json(408, { message: error.message, deliveries: sim.deliveries() });
+			}
+		},
+	},
+	{
+		method: 'POST',
+		path: '/config',
+		handler: (sim, req) => {
+			const parsed = ConfigPatch.safeParse(req.body ?? {});
+			if (!parsed.success) return invalid(formatZodError(parsed.error));
+			return json(200, sim.configure(parsed.data));
+		},
+	},
+	{
+		method: 'POST',
+		path: '/video-requests',
+		handler: (sim, req) => {
+			const parsed = VideoSeed.safeParse(req.body ?? {});
+			if (!parsed.success) return invalid(formatZodError(parsed.error));
+			return json(201, sim.seedVideoRequest(parsed.data));
+		},
+	},
+	{ method: 'GET', path: '/counts', handler: (sim) => json(200, sim.counts()) },
+];

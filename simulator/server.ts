@@ -1,0 +1,363 @@
+/**
+ * The simulator: one loopback HTTP server, each API under its own path prefix (so each has its own
+ * base URL), a control API under /__sim, and the same controls as in-process methods.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { CallbackDeliverer, type DeliveryRecord, type PayloadKind } from './callbacks';
+import { TimerGroup } from './clock';
+import {
+	type ConfigPatch as ConfigPatchOptions,
+	DEFAULT_CONFIG,
+	mergeConfig,
+	type SimConfig,
+	type SimulatorOptions,
+} from './config';
+import { type Fault, FaultStore } from './faults';
+import {
+	API_PREFIXES,
+	type ApiCall,
+	type ApiDefinition,
+	CONTROL_PREFIX,
+	json,
+	matchRoute,
+	type RouteContext,
+	type RouteResult,
+	schedulingError,
+	type SimRuntime,
+	type SimulatorUrls,
+} from './http';
+import { type ControlTarget, controlRoutes } from './routes/control';
+import { ecommerceApi } from './routes/ecommerce';
+import { photoApi } from './routes/photo';
+import { reviewApi } from './routes/review';
+import { reviewIndexApi } from './routes/reviewIndex';
+import { type FireResult, fireSchedule, schedulingApi } from './routes/scheduling';
+import { socialApi } from './routes/social';
+import { seedVideoRequest, videoApi } from './routes/video';
+import {
+	ConfigPatch,
+	FaultSpec,
+	type FaultSpecBody,
+	type RequestStatusRecordBody,
+	VideoSeed,
+	type VideoSeedBody,
+} from './schemas';
+import { type Counts, type RequestLogEntry, SimState } from './state';
+
+export type { CallbackRetryOptions, SimConfig, SimulatorOptions } from './config';
+export type { DeliveryRecord, PayloadKind } from './callbacks';
+export type { Fault } from './faults';
+export type { SimulatorUrls, RouteResult } from './http';
+export type { FireResult } from './routes/scheduling';
+export type { Counts, RequestLogEntry } from './state';
+
+const APIS: ApiDefinition[] = [
+	reviewApi,
+	schedulingApi,
+	ecommerceApi,
+	videoApi,
+	photoApi,
+	socialApi,
+	reviewIndexApi,
+];
+
+function underPrefix(path: string, prefix: string): boolean {
+	return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+function send(res: ServerResponse, result: RouteResult): void {
+	const text = JSON.stringify(result.body);
+	res.writeHead(result.status, {
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': Buffer.byteLength(text),
+		...result.headers,
+	});
+	res.end(text);
+}
+
+const FAULT_ANSWERS: Partial<Record<Fault['kind'], (fault: Fault) => RouteResult>> = {
+	'429': (fault) => ({
+		...schedulingError(429, 'Too many requests', 'rate limit exceeded, retry later'),
+		headers: { 'retry-after': String(fault.retryAfterSeconds) },
+	}),
+	'500': () => schedulingError(500, 'Unknown error occured'),
+	'503': () => schedulingError(503, 'Service unavailable'),
+	'success-false': () => json(200, { success: false, status: 500, message: 'Simulated failure' }),
+};
+
+export class Simulator implements SimRuntime, ControlTarget {
+	config: SimConfig;
+	state: SimState;
+	private readonly initialConfig: SimConfig;
+	private readonly port: number;
+	private readonly faultStore = new FaultStore();
+	private readonly timers = new TimerGroup();
+	/** Apart from `timers` so a reset does not strand a request held by a `slow` fault. */
+	private readonly faultTimers = new TimerGroup();
+	private readonly callbacks: CallbackDeliverer;
+	private server: Server | undefined;
+	private currentUrls: SimulatorUrls | undefined;
+
+	constructor(options: SimulatorOptions = {}) {
+		this.port = options.port ?? 0;
+		this.initialConfig = mergeConfig(DEFAULT_CONFIG, ConfigPatch.parse(withoutPort(options)));
+		this.config = this.initialConfig;
+		this.state = new SimState(this.config.respondJobCount);
+		this.callbacks = new CallbackDeliverer(() => this.config.callbackRetry);
+	}
+
+	get urls(): SimulatorUrls {
+		if (!this.currentUrls) throw new Error('The simulator is not started');
+		return this.currentUrls;
+	}
+
+	async start(): Promise<void> {
+		if (this.server) return;
+		const server = createServer((req, res) => {
+			this.onRequest(req, res).catch((error) => {
+				if (!res.headersSent) send(res, schedulingError(500, 'Unknown error occured', String(error)));
+				else res.destroy();
+			});
+		});
+		await new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(this.port, '127.0.0.1', () => {
+				server.off('error', reject);
+				resolve();
+			});
+		});
+		this.server = server;
+		const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		this.currentUrls = {
+			baseUrl: `${origin}${API_PREFIXES.review}`,
+			schedulingUrl: `${origin}${API_PREFIXES.scheduling}`,
+			ecommerceUrl: `${origin}${API_PREFIXES.ecommerce}`,
+			videoScraperUrl: `${origin}${API_PREFIXES.video}`,
+			photoScraperUrl: `${origin}${API_PREFIXES.photo}`,
+			socialScraperUrl: `${origin}${API_PREFIXES.social}`,
+			reviewIndexUrl: `${origin}${API_PREFIXES['review-index']}`,
+			controlUrl: `${origin}${CONTROL_PREFIX}`,
+		};
+	}
+
+	async stop(): Promise<void> {
+		this.timers.clear();
+		this.faultTimers.clear();
+		await this.callbacks.close();
+		const server = this.server;
+		if (!server) return;
+		this.server = undefined;
+		await new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		});
+	}
+
+	// ------------------------------------------------------------ SimRuntime
+
+	later(ms: number, fn: () => void): void {
+		this.timers.later(ms, fn);
+	}
+
+	deliver(url: string, payload: unknown, kind: PayloadKind, ref: string | number | null): void {
+		this.callbacks.deliver(url, payload, kind, ref);
+	}
+
+	async call(call: ApiCall): Promise<RouteResult> {
+		const entry = this.state.log({
+			api: call.api,
+			method: call.method,
+			path: call.path,
+			query: call.query,
+			headers: call.headers,
+			body: call.body,
+			origin: 'schedule',
+		});
+		const api = APIS.find((candidate) => candidate.name === call.api)!;
+		const result = await this.execute(api, call);
+		entry.responseStatus = result.status;
+		return result;
+	}
+
+	// ------------------------------------------------------------ controls
+
+	reset(): void {
+		this.timers.clear();
+		this.callbacks.clear();
+		this.faultStore.clear();
+		this.config = this.initialConfig;
+		this.state = new SimState(this.config.respondJobCount);
+	}
+
+	requests(): RequestLogEntry[] {
+		return this.state.requestLog.map((entry) => ({ ...entry }));
+	}
+
+	clearRequests(): void {
+		this.state.requestLog.length = 0;
+	}
+
+	injectFault(spec: FaultSpecBody): Fault {
+		return this.faultStore.inject(FaultSpec.parse(spec));
+	}
+
+	faults(): Fault[] {
+		return this.faultStore.list();
+	}
+
+	clearFaults(): void {
+		this.faultStore.clear();
+	}
+
+	async fireSchedule(scheduleId: number): Promise<FireResult> {
+		const result = await fireSchedule(this, scheduleId);
+		if (!result) throw new Error(`Schedule ${scheduleId} not found`);
+		return result;
+	}
+
+	deliveries(): DeliveryRecord[] {
+		return this.callbacks.list();
+	}
+
+	waitForDeliveries(count: number, timeoutMs = 5000): Promise<DeliveryRecord[]> {
+		return this.callbacks.waitFor(count, timeoutMs);
+	}
+
+	configure(patch: ConfigPatchOptions): SimConfig {
+		const checked = ConfigPatch.parse(withoutPort(patch));
+		this.config = mergeConfig(this.config, checked);
+		if (checked.respondJobCount !== undefined) this.state.reseedRespondJobs(checked.respondJobCount);
+		return this.config;
+	}
+
+	seedVideoRequest(seed: VideoSeedBody = {}): RequestStatusRecordBody {
+		return seedVideoRequest(this, VideoSeed.parse(seed));
+	}
+
+	counts(): Counts {
+		return this.state.counts();
+	}
+
+	// ------------------------------------------------------------ HTTP
+
+	private async execute(api: ApiDefinition, call: ApiCall): Promise<RouteResult> {
+		const ctx: RouteContext = { ...call, params: {}, rt: this };
+		const denied = api.authenticate(ctx);
+		if (denied) return denied;
+		const match = matchRoute(api.routes, call.method, call.path);
+		if (match === null) return api.error(404, 'Not found');
+		if (match === 'method-not-allowed') return api.error(405, 'Method not allowed');
+		ctx.params = match.params;
+		try {
+			return await match.route.handler(ctx);
+		} catch (error) {
+			return api.error(500, 'Unknown error occured', String(error?.message ?? error));
+		}
+	}
+
+	private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		const method = (req.method ?? 'GET').toUpperCase();
+		const raw = await readBody(req);
+		let body: unknown;
+		let badJson = false;
+		if (raw.length > 0) {
+			try {
+				body = JSON.parse(raw.toString('utf8'));
+			} catch {
+				body = raw.toString('utf8');
+				badJson = true;
+			}
+		}
+		const firstValues = Object.fromEntries(url.searchParams.entries());
+
+		if (underPrefix(url.pathname, CONTROL_PREFIX)) {
+			const path = url.pathname.slice(CONTROL_PREFIX.length) || '/';
+			const match = matchRoute(controlRoutes, method, path);
+			if (match === null || match === 'method-not-allowed') {
+				return send(res, json(404, { message: `No control route ${method} ${path}` }));
+			}
+			const result = await match.route.handler(this, {
+				params: match.params,
+				query: firstValues,
+				body,
+			});
+			return send(res, result);
+		}
+
+		const api = [...APIS]
+			.sort((a, b) => API_PREFIXES[b.name].length - API_PREFIXES[a.name].length)
+			.find((candidate) => underPrefix(url.pathname, API_PREFIXES[candidate.name]));
+		if (!api) {
+			return send(res, schedulingError(404, 'Not found', `no API is served under ${url.pathname}`));
+		}
+		const path = url.pathname.slice(API_PREFIXES[api.name].length) || '/';
+		const query: Record<string, string | string[]> = {};
+		for (const key of new Set(url.searchParams.keys())) {
+			const values = url.searchParams.getAll(key);
+			query[key] = values.length === 1 ? values[0] : values;
+		}
+		const headers = Object.fromEntries(
+			Object.entries(req.headers).map(([name, value]) => [
+				name,
+				Array.isArray(value) ? value.join(', ') : (value ?? ''),
+			]),
+		);
+		const entry = this.state.log({ api: api.name, method, path, query, headers, body });
+		const fault = this.faultStore.take(api.name, method, path);
+		if (fault) entry.fault = fault.kind;
+
+		if (fault?.kind === 'reset-before') {
+			req.socket.resetAndDestroy();
+			return;
+		}
+		const early = fault && FAULT_ANSWERS[fault.kind];
+		if (fault && early) {
+			const result = early(fault);
+			entry.responseStatus = result.status;
+			return send(res, result);
+		}
+		if (fault?.kind === 'slow') await this.faultTimers.sleep(fault.delayMs);
+
+		const result = badJson
+			? api.error(400, 'Invalid request', 'body is not valid JSON')
+			: await this.execute(api, { api: api.name, method, path, query: firstValues, headers, body });
+
+		if (fault?.kind === 'reset-after') {
+			req.socket.resetAndDestroy();
+			return;
+		}
+		entry.responseStatus = fault?.kind === 'malformed' ? 200 : result.status;
+		if (fault?.kind === 'malformed') {
+			const text = JSON.stringify(result.body);
+			const truncated = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+			res.writeHead(200, {
+				'content-type': 'application/json; charset=utf-8',
+				'content-length': Buffer.byteLength(truncated),
+			});
+			res.end(truncated);
+			return;
+		}
+		send(res, result);
+	}
+}
+
+function withoutPort(options: SimulatorOptions): ConfigPatchOptions {
+	const { port: _port, ...rest } = options;
+	return rest;
+}
+
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+	return new Simulator(options);
+}

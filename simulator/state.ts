@@ -1,0 +1,179 @@
+/** In-memory store of everything the simulated service holds. `reset()` replaces it with a new one. */
+import { isoWithOffset } from './clock';
+import { generateRespondJobs, RESPOND_JOB_FIRST_ID, stableUuid } from './data';
+import type {
+	ApiName,
+	EcommerceEnvelopeBody,
+	FaultKind,
+	PhotoPostBody,
+	PhotoRequestMetadataBody,
+	ProfileAddParams,
+	RequestStatusValue,
+	RespondJobBody,
+	ReviewRecordBody,
+	ScheduleBody,
+	SocialPostBody,
+	VideoRequestMetadataBody,
+} from './schemas';
+
+export const REVIEW_JOB_FIRST_ID = 10_001;
+
+export type JobOrigin = 'add' | 'add_bulk';
+
+export interface ReviewJob {
+	job_id: number;
+	origin: JobOrigin;
+	params: ProfileAddParams;
+	state: 'queued' | 'complete';
+	created_at: Date;
+	reviews: ReviewRecordBody[];
+}
+
+export interface AsyncRequest<Metadata, Result> {
+	request_id: string;
+	status: RequestStatusValue;
+	created_at: Date;
+	updated_at: Date;
+	credits_used: number;
+	/** Credits charged once the request completes. */
+	final_credits: number;
+	request_metadata: Metadata;
+	results: Result[];
+}
+
+export type PhotoRequest = AsyncRequest<PhotoRequestMetadataBody, PhotoPostBody>;
+export type SocialRequest = AsyncRequest<VideoRequestMetadataBody, SocialPostBody>;
+export type VideoRequest = AsyncRequest<VideoRequestMetadataBody, never>;
+
+export interface EcommerceSearch {
+	request_id: string;
+	created_at: Date;
+	/** The full result delivered to the callback. */
+	callbackPayload: EcommerceEnvelopeBody;
+}
+
+export interface ScheduleRecord {
+	schedule: ScheduleBody;
+	/** Short endpoint name (`add`, `profiles`, ...) the schedule calls when fired. */
+	target: string;
+}
+
+export interface ReviewIndexJob {
+	request_id: string;
+	endpoint: 'profiles' | 'reviews';
+	created_at: Date;
+	callback: string | null;
+}
+
+export interface RequestLogEntry {
+	seq: number;
+	time: string;
+	api: ApiName;
+	method: string;
+	/** Path after the API prefix, without the query string. */
+	path: string;
+	query: Record<string, string | string[]>;
+	headers: Record<string, string>;
+	body: unknown;
+	fault?: FaultKind;
+	/** `schedule` when the call was made by firing a schedule rather than by an HTTP client. */
+	origin?: 'schedule';
+	/** HTTP status answered; absent when the connection was reset or the request is in flight. */
+	responseStatus?: number;
+}
+
+export interface Counts {
+	/** Review profile jobs created, by add, add_bulk or a fired schedule. */
+	jobs: number;
+	/** The subset of `jobs` created through add_bulk elements. */
+	bulkJobs: number;
+	/** E-commerce searches plus photo searches. */
+	searches: number;
+	ecommerceSearches: number;
+	photoSearches: number;
+	scrapes: number;
+	videoRequests: number;
+	schedules: number;
+	reviewIndexJobs: number;
+}
+
+export class SimState {
+	readonly reviewJobs = new Map<number, ReviewJob>();
+	respondJobs: RespondJobBody[];
+	readonly ecommerceSearches = new Map<string, EcommerceSearch>();
+	readonly photoRequests = new Map<string, PhotoRequest>();
+	readonly socialRequests = new Map<string, SocialRequest>();
+	readonly videoRequests = new Map<string, VideoRequest>();
+	readonly schedules = new Map<number, ScheduleRecord>();
+	readonly reviewIndexJobs = new Map<string, ReviewIndexJob>();
+	readonly requestLog: RequestLogEntry[] = [];
+
+	private nextJobId = REVIEW_JOB_FIRST_ID;
+	private nextScheduleId = 1;
+	private nextRequestSeq = 1;
+	private nextLogSeq = 1;
+	private readonly totals = { jobs: 0, bulkJobs: 0, schedules: 0 };
+
+	constructor(respondJobCount: number) {
+		this.respondJobs = generateRespondJobs(respondJobCount);
+	}
+
+	reseedRespondJobs(count: number): void {
+		this.respondJobs = generateRespondJobs(count);
+	}
+
+	newJobId(origin: JobOrigin): number {
+		this.totals.jobs++;
+		if (origin === 'add_bulk') this.totals.bulkJobs++;
+		return this.nextJobId++;
+	}
+
+	newScheduleId(): number {
+		this.totals.schedules++;
+		return this.nextScheduleId++;
+	}
+
+	newRequestId(namespace: string): string {
+		return stableUuid(namespace, this.nextRequestSeq++);
+	}
+
+	isKnownJobId(jobId: number): boolean {
+		return (
+			this.reviewJobs.has(jobId) ||
+			(jobId >= RESPOND_JOB_FIRST_ID && this.respondJobs.some((job) => job.job_id === jobId))
+		);
+	}
+
+	log(entry: Omit<RequestLogEntry, 'seq' | 'time'>): RequestLogEntry {
+		const full = { seq: this.nextLogSeq++, time: new Date().toISOString(), ...entry };
+		this.requestLog.push(full);
+		return full;
+	}
+
+	counts(): Counts {
+		const ecommerceSearches = this.ecommerceSearches.size;
+		const photoSearches = this.photoRequests.size;
+		return {
+			jobs: this.totals.jobs,
+			bulkJobs: this.totals.bulkJobs,
+			searches: ecommerceSearches + photoSearches,
+			ecommerceSearches,
+			photoSearches,
+			scrapes: this.socialRequests.size,
+			videoRequests: this.videoRequests.size,
+			schedules: this.totals.schedules,
+			reviewIndexJobs: this.reviewIndexJobs.size,
+		};
+	}
+}
+
+export function statusRecord<M>(request: AsyncRequest<M, unknown>) {
+	return {
+		request_id: request.request_id,
+		created_at: isoWithOffset(request.created_at),
+		updated_at: isoWithOffset(request.updated_at),
+		status: request.status,
+		credits_used: request.credits_used,
+		request_metadata: request.request_metadata,
+	};
+}

@@ -1,0 +1,321 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
+import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
+import { testCredential } from './harness';
+import { credentialsFor, runNode, startReceiver, TOKEN, useSimulator } from './fixtures';
+
+const context = useSimulator();
+const TYPE = 'n8n-nodes-review-scraping.reviewScraper';
+
+const addProfile = (parameters: IDataObject, extra: IDataObject = {}) => ({
+	type: TYPE,
+	parameters: { resource: 'profile', operation: 'add', ...parameters },
+	...extra,
+});
+
+describe('credentials against the simulator', () => {
+	it('Review Scraper API: OK with the token, a clear error without it', async () => {
+		const { reviewScraperApi } = credentialsFor(context.sim);
+		expect(await testCredential(new ReviewScraperApi(), reviewScraperApi)).toMatchObject({
+			status: 'OK',
+		});
+		const wrong = await testCredential(new ReviewScraperApi(), {
+			...reviewScraperApi,
+			apiToken: 'nope',
+		});
+		expect(wrong.status).toBe('Error');
+		expect(wrong.message).toMatch(/unauthorized|invalid|401/i);
+	});
+
+	it('Scraping API: OK with the key, a clear error without it', async () => {
+		const { scrapingApi } = credentialsFor(context.sim);
+		expect(await testCredential(new ScrapingApi(), scrapingApi)).toMatchObject({ status: 'OK' });
+		const wrong = await testCredential(new ScrapingApi(), { ...scrapingApi, apiKey: 'nope' });
+		expect(wrong.status).toBe('Error');
+		expect(wrong.message).toMatch(/unauthorized|invalid|401/i);
+	});
+});
+
+describe('Profile → Add', () => {
+	it('queues a profile with the query parameters of spec 4.5 and the token header', async () => {
+		const run = await runNode(
+			context.sim,
+			addProfile({
+				url: 'https://reviews.example.com/biz/pizza',
+				additionalFields: { fromDate: '2026-01-31', blocks: 25, externalIdentifier: 'crm-1' },
+			}),
+		);
+		expect(run.status).toBe('success');
+		const [ack] = run.items();
+		expect(ack).toMatchObject({ success: true, status: 200 });
+		expect(typeof ack.job_id).toBe('number');
+
+		const [request] = context.sim.requests();
+		expect(request).toMatchObject({
+			api: 'review',
+			method: 'POST',
+			path: '/api/v2/profiles/add',
+			query: {
+				url: 'https://reviews.example.com/biz/pizza',
+				from_date: '2026-01-31',
+				blocks: '25',
+				external_identifier: 'crm-1',
+			},
+		});
+		expect(request.headers['spiderman-token']).toBe(TOKEN);
+		expect(context.sim.counts().jobs).toBe(1);
+	});
+
+	it('delivers the reviews to the callback URL when the job completes', async () => {
+		const receiver = await startReceiver();
+		try {
+			const run = await runNode(
+				context.sim,
+				addProfile({ query: 'Pizza Palace Berlin', callback: `${receiver.url}/hook` }),
+			);
+			const [ack] = run.items();
+			await context.sim.waitForDeliveries(1, 5000);
+			expect(receiver.received).toHaveLength(1);
+			expect(receiver.received[0].url).toBe('/hook');
+			expect(receiver.received[0].body).toMatchObject({ job_id: ack.job_id, status: 'complete' });
+			expect(Array.isArray(receiver.received[0].body.reviews)).toBe(true);
+		} finally {
+			await receiver.close();
+		}
+	});
+
+	it('refuses an item without url, query or place ID before sending anything', async () => {
+		const run = await runNode(context.sim, addProfile({}));
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toBe(
+			'Profile URL, Search Query or Place ID is required: fill at least one (item 0)',
+		);
+		expect(context.sim.requests()).toHaveLength(0);
+	});
+
+	it('with Continue On Fail, a bad item gets an error item and the others go through', async () => {
+		const run = await runNode(
+			context.sim,
+			addProfile(
+				{ url: '={{ $json.url }}', additionalFields: { fromDate: '={{ $json.from }}' } },
+				{ continueOnFail: true },
+			),
+			[
+				{ url: 'https://reviews.example.com/a', from: '2026-01-01' },
+				{ url: 'https://reviews.example.com/b', from: '31/01/2026' },
+				{ url: 'https://reviews.example.com/c', from: '' },
+			],
+		);
+		expect(run.status).toBe('success');
+		const items = run.pairs();
+		expect(items).toHaveLength(3);
+		expect(items[0].json).toMatchObject({ success: true });
+		expect(items[1].json.error).toBe(
+			'Reviews Since must be a date in the form YYYY-MM-DD, got "31/01/2026" (item 1)',
+		);
+		expect(items[2].json).toMatchObject({ success: true });
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(context.sim.requests()).toHaveLength(2);
+	});
+
+	it('shows the service error with its message, the endpoint and the HTTP code', async () => {
+		const run = await runNode(
+			context.sim,
+			addProfile({ url: 'https://reviews.example.com/a' }),
+			[{}],
+			{
+				token: 'wrong-token',
+			},
+		);
+		expect(run.status).toBe('error');
+		const error = run.nodeError('Node Under Test') as unknown as IDataObject;
+		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '401' });
+		expect(String(error.description)).toContain('POST /api/v2/profiles/add answered HTTP 401');
+		expect(JSON.stringify(run.run.data)).not.toContain('wrong-token');
+	});
+});
+
+describe('Profile → Add Many', () => {
+	const addMany = (batchSize?: number, extra: IDataObject = {}) => ({
+		type: TYPE,
+		parameters: {
+			resource: 'profile',
+			operation: 'addMany',
+			url: '={{ $json.url }}',
+			additionalFields: { externalIdentifier: '={{ $json.ref }}' },
+			options: batchSize ? { batchSize } : {},
+		},
+		...extra,
+	});
+	const profiles = (count: number) =>
+		Array.from({ length: count }, (_, n) => ({
+			url: `https://reviews.example.com/biz/${n}`,
+			ref: `ref-${n}`,
+		}));
+
+	it('sends 250 items as ⌈250 / 100⌉ bulk requests, one paired output item each', async () => {
+		const run = await runNode(context.sim, addMany(100), profiles(250));
+		expect(run.status).toBe('success');
+		const bulkRequests = context.sim
+			.requests()
+			.filter((r) => r.path === '/api/v2/profiles/add_bulk');
+		expect(bulkRequests).toHaveLength(3);
+		expect(bulkRequests.map((r) => (r.body as unknown[]).length)).toEqual([100, 100, 50]);
+		const items = run.pairs();
+		expect(items).toHaveLength(250);
+		items.forEach((item, n) => {
+			expect(item.pairedItem).toEqual({ item: n });
+			expect(item.json).toMatchObject({ success: true, external_identifier: `ref-${n}` });
+		});
+		expect(new Set(items.map((item) => item.json.job_id)).size).toBe(250);
+		expect(context.sim.counts().bulkJobs).toBe(250);
+	});
+
+	it('honours a smaller batch size', async () => {
+		await runNode(context.sim, addMany(7), profiles(20));
+		expect(context.sim.requests().map((r) => (r.body as unknown[]).length)).toEqual([7, 7, 6]);
+	});
+
+	it('puts the error of a bad item on that item only and queues the rest', async () => {
+		const input = profiles(5);
+		input[2] = { url: 'not-a-url', ref: 'ref-2' };
+		const run = await runNode(context.sim, addMany(100, { continueOnFail: true }), input);
+		const items = run.pairs();
+		expect(items).toHaveLength(5);
+		expect(items[2].json.error).toBe(
+			'Profile URL must be an http(s) URL, got "not-a-url" (item 2)',
+		);
+		expect(items[2].pairedItem).toEqual({ item: 2 });
+		for (const n of [0, 1, 3, 4]) expect(items[n].json.success).toBe(true);
+		const [bulk] = context.sim.requests();
+		expect((bulk.body as unknown[]).length).toBe(4);
+	});
+
+	it('without Continue On Fail, a bad item stops the node before any request', async () => {
+		const input = profiles(5);
+		input[3] = { url: 'https://reviews.example.com/x', ref: 'r'.repeat(256) };
+		const run = await runNode(context.sim, addMany(), input);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toBe(
+			'External Identifier must be at most 255 characters, got 256 (item 3)',
+		);
+		expect(context.sim.requests()).toHaveLength(0);
+	});
+});
+
+describe('Respond Job', () => {
+	it('Get Many returns every job, or the limit', async () => {
+		const all = await runNode(context.sim, {
+			type: TYPE,
+			parameters: { resource: 'respondJob', operation: 'getAll', returnAll: true },
+		});
+		const jobs = all.items();
+		expect(jobs.length).toBeGreaterThanOrEqual(3);
+		expect(jobs[0]).toEqual(
+			expect.objectContaining({
+				job_id: expect.any(Number),
+				status: 'complete',
+				profile_url: expect.any(String),
+			}),
+		);
+		const limited = await runNode(context.sim, {
+			type: TYPE,
+			parameters: { resource: 'respondJob', operation: 'getAll', returnAll: false, limit: 2 },
+		});
+		expect(limited.items()).toEqual(jobs.slice(0, 2));
+	});
+
+	it('Get returns the job the simulator holds, and a clear 404 otherwise', async () => {
+		const [first] = (
+			await runNode(context.sim, {
+				type: TYPE,
+				parameters: { resource: 'respondJob', operation: 'getAll', returnAll: true },
+			})
+		).items();
+		const one = await runNode(context.sim, {
+			type: TYPE,
+			parameters: { resource: 'respondJob', operation: 'get', jobId: first.job_id },
+		});
+		expect(one.items()).toEqual([first]);
+
+		const missing = await runNode(context.sim, {
+			type: TYPE,
+			parameters: { resource: 'respondJob', operation: 'get', jobId: 987654 },
+		});
+		expect(missing.status).toBe('error');
+		expect(missing.nodeError('Node Under Test')).toMatchObject({ httpCode: '404' });
+	});
+
+	it('retries a GET through 503 and 429 and succeeds', async () => {
+		context.sim.injectFault({
+			api: 'review',
+			path: '/api/v2/responds/jobs',
+			kind: '503',
+			times: 1,
+		});
+		context.sim.injectFault({
+			api: 'review',
+			path: '/api/v2/responds/jobs',
+			kind: '429',
+			times: 1,
+			retryAfterSeconds: 0,
+		});
+		const run = await runNode(context.sim, {
+			type: TYPE,
+			parameters: { resource: 'respondJob', operation: 'getAll', returnAll: true },
+		});
+		expect(run.status).toBe('success');
+		expect(context.sim.requests()).toHaveLength(3);
+	});
+});
+
+describe('Listing Audit → Get', () => {
+	async function auditOf(simplify: boolean) {
+		const ack = (
+			await runNode(context.sim, addProfile({ url: 'https://reviews.example.com/biz/audit' }))
+		).items()[0];
+		return (
+			await runNode(context.sim, {
+				type: TYPE,
+				parameters: { resource: 'listingAudit', operation: 'get', jobId: ack.job_id, simplify },
+			})
+		).items()[0];
+	}
+
+	it('simplifies the varying source fields and keeps the raw entry', async () => {
+		const audit = await auditOf(true);
+		expect(audit.success).toBe(true);
+		const sources = audit.local_nap_sources as IDataObject[];
+		expect(sources.length).toBeGreaterThan(1);
+		for (const source of sources) {
+			expect(Object.keys(source).sort()).toEqual(
+				[
+					'address',
+					'average_rating',
+					'name',
+					'phone',
+					'rating_distribution',
+					'raw',
+					'review_count',
+					'source_name',
+					'url',
+				].sort(),
+			);
+			const raw = source.raw as IDataObject;
+			expect(source.name).toBe(raw.company_name ?? raw.business_name ?? null);
+			const distribution = source.rating_distribution as IDataObject | null;
+			if (distribution)
+				for (const count of Object.values(distribution)) expect(typeof count).toBe('number');
+		}
+	});
+
+	it('returns the audit untouched when Simplify is off', async () => {
+		const audit = await auditOf(false);
+		const sources = audit.local_nap_sources as IDataObject[];
+		expect(
+			sources.some((s) => 'business_name' in s || 'rating_count' in s || 'phone_number' in s),
+		).toBe(true);
+		expect(sources.every((s) => !('raw' in s))).toBe(true);
+	});
+});

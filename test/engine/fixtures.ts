@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
+import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
+import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
+import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
+import { retryPolicy } from '../../nodes/shared/transport';
+import { createSimulator, type Simulator } from '../../simulator/server';
+import { runWorkflow, type NodeSpec } from './harness';
+
+export const TOKEN = 'engine-token';
+export const API_KEY = 'engine-key';
+
+export const nodeTypes = {
+	'n8n-nodes-review-scraping.reviewScraper': new ReviewScraper(),
+	'n8n-nodes-review-scraping.scrapingScheduler': new ScrapingScheduler(),
+};
+
+export const credentialTypes = [new ReviewScraperApi(), new ScrapingApi()];
+
+/** Starts a simulator for the test file and keeps retries fast; stops it after the file. */
+export function useSimulator(options: Parameters<typeof createSimulator>[0] = {}) {
+	const context = { sim: undefined as unknown as Simulator };
+	const savedPolicy = { ...retryPolicy };
+	beforeAll(async () => {
+		Object.assign(retryPolicy, { baseDelayMs: 5, maxDelayMs: 20 });
+		context.sim = createSimulator({
+			token: TOKEN,
+			apiKey: API_KEY,
+			completionDelayMs: 20,
+			...options,
+		});
+		await context.sim.start();
+	});
+	afterAll(async () => {
+		Object.assign(retryPolicy, savedPolicy);
+		await context.sim?.stop();
+	});
+	beforeEach(() => context.sim.reset());
+	return context;
+}
+
+export function credentialsFor(
+	sim: Simulator,
+	overrides: { token?: string; apiKey?: string } = {},
+) {
+	const { baseUrl, ...scrapingUrls } = sim.urls as unknown as Record<string, string>;
+	return {
+		reviewScraperApi: { apiToken: overrides.token ?? TOKEN, baseUrl },
+		scrapingApi: { apiKey: overrides.apiKey ?? API_KEY, ...scrapingUrls },
+	};
+}
+
+export async function runNode(
+	sim: Simulator,
+	node: Omit<NodeSpec, 'name'> & { name?: string },
+	inputItems: IDataObject[] = [{}],
+	overrides: { token?: string; apiKey?: string } = {},
+) {
+	const name = node.name ?? 'Node Under Test';
+	return await runWorkflow({
+		nodes: [{ ...node, name }],
+		nodeTypes,
+		credentialTypes,
+		credentials: credentialsFor(sim, overrides),
+		inputItems: inputItems.map((json): INodeExecutionData => ({ json })),
+	}).then((run) => ({ ...run, items: () => run.json(name), pairs: () => run.output(name)[0] }));
+}
+
+/** A callback receiver on 127.0.0.1 that records every JSON POST. */
+export async function startReceiver() {
+	const received: Array<{ url: string; body: IDataObject }> = [];
+	const server: Server = createServer((req, res) => {
+		let raw = '';
+		req.on('data', (chunk) => (raw += chunk));
+		req.on('end', () => {
+			received.push({ url: req.url ?? '', body: JSON.parse(raw || '{}') });
+			res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		url,
+		received,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
