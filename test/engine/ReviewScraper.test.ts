@@ -235,7 +235,7 @@ describe('Respond Job', () => {
 		).items();
 		const one = await runNode(context.sim, {
 			type: TYPE,
-			parameters: { resource: 'respondJob', operation: 'get', jobId: first.job_id },
+			parameters: { resource: 'respondJob', operation: 'get', jobId: first.job_id as number },
 		});
 		expect(one.items()).toEqual([first]);
 
@@ -278,7 +278,7 @@ describe('Listing Audit → Get', () => {
 		return (
 			await runNode(context.sim, {
 				type: TYPE,
-				parameters: { resource: 'listingAudit', operation: 'get', jobId: ack.job_id, simplify },
+				parameters: { resource: 'listingAudit', operation: 'get', jobId: ack.job_id as number, simplify },
 			})
 		).items()[0];
 	}
