@@ -1,0 +1,197 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import {
+	PAYLOAD_KINDS,
+	payloadId,
+	payloadRecords,
+	recognizePayload,
+	type PayloadKind,
+} from '../shared/callbackPayload';
+import { secretsMatch } from '../shared/secret';
+
+export const SECRET_HEADER = 'x-callback-secret';
+export const SECRET_QUERY_PARAMETER = 'secret';
+const DEFAULT_DEDUPE_WINDOW = 1000;
+
+interface DedupeState {
+	recentIds?: string[];
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class ScrapingCallbackTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Scraping Callback Trigger',
+		name: 'scrapingCallbackTrigger',
+		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["kinds"].length ? $parameter["kinds"].join(", ") : "all callbacks"}}',
+		description:
+			'Starts the workflow when the service delivers the results of a review job, product search, photo search, social scrape or video request',
+		defaults: { name: 'Scraping Callback Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'callback',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'Paste this node\'s Production URL (above) into the Callback URL field of an operation. With a secret, add "?secret=YOUR_SECRET" to the URL, or have the sender set the x-callback-secret header.',
+				name: 'urlNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Callback Kinds',
+				name: 'kinds',
+				type: 'multiOptions',
+				options: PAYLOAD_KINDS.map(({ name, value }) => ({ name, value })),
+				default: [],
+				description:
+					'Which callbacks start the workflow; others are acknowledged and ignored. Empty means all.',
+			},
+			{
+				displayName: 'Require Secret',
+				name: 'requireSecret',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether callbacks must carry a shared secret; others get 401 and start nothing',
+			},
+			{
+				displayName: 'Secret',
+				name: 'secret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				displayOptions: { show: { requireSecret: [true] } },
+			},
+			{
+				displayName: 'Secret Location',
+				name: 'secretLocation',
+				type: 'options',
+				options: [
+					{ name: 'Query Parameter "secret"', value: 'query' },
+					{ name: 'Header "x-callback-secret"', value: 'header' },
+				],
+				default: 'query',
+				displayOptions: { show: { requireSecret: [true] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Ignore Repeated Deliveries',
+						name: 'dedupe',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether a callback whose request or job ID was already received is acknowledged without starting the workflow (the service retries deliveries)',
+					},
+					{
+						displayName: 'Remembered IDs',
+						name: 'dedupeWindow',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
+						default: DEFAULT_DEDUPE_WINDOW,
+						description: 'How many recent IDs are remembered to recognise repeated deliveries',
+					},
+					{
+						displayName: 'Split Results',
+						name: 'splitResults',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to output one item per result (per review for review jobs) instead of one item per callback',
+					},
+				],
+			},
+		],
+	};
+
+	// The user pastes this URL into operations, so there is nothing to register with the service:
+	// the webhook exists as soon as n8n listens on it.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const response = this.getResponseObject();
+		const reject = (status: number, message: string): IWebhookResponseData => {
+			response.status(status).json({ message });
+			return { noWebhookResponse: true };
+		};
+
+		if (this.getNodeParameter('requireSecret', false) as boolean) {
+			const expected = this.getNodeParameter('secret', '') as string;
+			const given =
+				this.getNodeParameter('secretLocation', 'query') === 'header'
+					? this.getHeaderData()[SECRET_HEADER]
+					: (this.getQueryData() as IDataObject)[SECRET_QUERY_PARAMETER];
+			if (!secretsMatch(given, expected)) return reject(401, 'Invalid or missing callback secret');
+		}
+
+		const payload = this.getBodyData();
+		if (!isObject(payload) || Object.keys(payload).length === 0) {
+			return reject(400, 'The callback body must be a JSON object');
+		}
+
+		const kind = recognizePayload(payload);
+		const kinds = this.getNodeParameter('kinds', []) as PayloadKind[];
+		if (kinds.length > 0 && !kinds.includes(kind)) {
+			return { webhookResponse: { received: true, ignored: kind } };
+		}
+
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const id = payloadId(payload);
+		if (id !== undefined && options.dedupe !== false) {
+			const state = this.getWorkflowStaticData('node') as DedupeState;
+			const key = `${kind}:${id}`;
+			const recentIds = state.recentIds ?? [];
+			if (recentIds.includes(key)) return { webhookResponse: { received: true, duplicate: true } };
+			const window = Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW);
+			state.recentIds = [...recentIds, key].slice(-window);
+		}
+
+		const records = payloadRecords(payload);
+		let items: INodeExecutionData[];
+		if (options.splitResults === true && records) {
+			items = records.map((record) => ({ json: { kind, id: id ?? null, record } }));
+		} else {
+			items = [{ json: { kind, id: id ?? null, payload } }];
+		}
+		return { webhookResponse: { received: true }, workflowData: [items] };
+	}
+}

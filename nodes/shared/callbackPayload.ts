@@ -1,0 +1,57 @@
+import type { IDataObject } from 'n8n-workflow';
+
+export const PAYLOAD_KINDS = [
+	{ name: 'Review Job', value: 'reviewJob' },
+	{ name: 'Product Search', value: 'productSearch' },
+	{ name: 'Photo Search', value: 'photoSearch' },
+	{ name: 'Social Post Scrape', value: 'socialScrape' },
+	{ name: 'Video Request', value: 'videoRequest' },
+	{ name: 'Review Index Request', value: 'reviewIndex' },
+	{ name: 'Unrecognised', value: 'unknown' },
+] as const;
+
+export type PayloadKind = (typeof PAYLOAD_KINDS)[number]['value'];
+
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The service names no event kinds (spec 6), so the kind is read from the payload's shape:
+ * the envelopes of spec 2.2–2.5, the status record of 2.3 and the review job payload.
+ */
+export function recognizePayload(payload: IDataObject): PayloadKind {
+	const metadata = isObject(payload.request_metadata) ? payload.request_metadata : undefined;
+	const summary = isObject(payload.summary) ? payload.summary : undefined;
+	const pagination = isObject(payload.pagination) ? payload.pagination : undefined;
+	const hasResults = Array.isArray(payload.results);
+
+	if (payload.job_id !== undefined && payload.request_id === undefined) return 'reviewJob';
+	if (payload.request_id === undefined) return 'unknown';
+	if (payload.endpoint === 'profiles' || payload.endpoint === 'reviews') return 'reviewIndex';
+	if (
+		(summary &&
+			(summary.products_per_source !== undefined || summary.total_results !== undefined)) ||
+		(pagination && pagination.current_page !== undefined)
+	) {
+		return 'productSearch';
+	}
+	if ((metadata && metadata.keyword !== undefined) || summary?.total_posts !== undefined) {
+		return 'photoSearch';
+	}
+	if (metadata && metadata.url !== undefined) {
+		return hasResults ? 'socialScrape' : 'videoRequest';
+	}
+	return 'unknown';
+}
+
+/** The id the service retries deliveries under: `job_id` for review jobs, `request_id` otherwise. */
+export function payloadId(payload: IDataObject): string | undefined {
+	const id = payload.request_id ?? payload.job_id;
+	return id === undefined || id === null ? undefined : String(id);
+}
+
+/** The records a payload carries: reviews of a review job, `results` of every other kind. */
+export function payloadRecords(payload: IDataObject): IDataObject[] | undefined {
+	const records = payload.reviews ?? payload.results;
+	return Array.isArray(records) ? (records as IDataObject[]) : undefined;
+}
