@@ -3,6 +3,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -10,6 +12,7 @@ import * as listingAudit from './actions/listingAudit';
 import * as profile from './actions/profile';
 import * as respondJob from './actions/respondJob';
 import { router } from './actions/router';
+import { callbackResumeWebhooks, resumeWithResults } from '../shared/waitForCompletion';
 
 export class ReviewScraper implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,6 +32,7 @@ export class ReviewScraper implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'reviewScraperApi', required: true }],
+		webhooks: callbackResumeWebhooks,
 		properties: [
 			{
 				displayName: 'Resource',
@@ -50,5 +54,10 @@ export class ReviewScraper implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	// Reached only through the resume URL of an execution that Profile → Add put to wait.
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return resumeWithResults.call(this, (reviewJob) => [reviewJob]);
 	}
 }

@@ -57,10 +57,11 @@ export async function runNode(
 	sim: Simulator,
 	node: Omit<NodeSpec, 'name'> & { name?: string },
 	inputItems: IDataObject[] = [{}],
-	overrides: { token?: string; apiKey?: string } = {},
+	overrides: { token?: string; apiKey?: string; baseUrl?: string } = {},
 ) {
 	const name = node.name ?? 'Node Under Test';
 	return await runWorkflow({
+		baseUrl: overrides.baseUrl,
 		nodes: [{ ...node, name }],
 		nodeTypes,
 		credentialTypes,

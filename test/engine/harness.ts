@@ -256,6 +256,16 @@ function toHarnessRun(
 	return result;
 }
 
+/** The waiting node's webhook answered without resuming: the execution is still waiting. */
+export class ResumeRefusedError extends Error {
+	constructor(
+		readonly status: number | undefined,
+		readonly body: unknown,
+	) {
+		super(`The webhook refused to resume the execution (HTTP ${status ?? '?'})`);
+	}
+}
+
 async function resumeFromWebhook(
 	env: Environment,
 	workflowData: IWorkflowBase,
@@ -299,6 +309,24 @@ async function resumeFromWebhook(
 		query: request.query ?? {},
 		params: {},
 	} as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
+	const answered: { status?: number; body?: unknown } = {};
+	additionalData.httpResponse = {
+		status(code: number) {
+			answered.status = code;
+			return this;
+		},
+		json(body: unknown) {
+			answered.body = body;
+			return this;
+		},
+		send(body: unknown) {
+			answered.body = body;
+			return this;
+		},
+		end() {
+			return this;
+		},
+	} as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
 	const webhookData: IWebhookData = {
 		httpMethod: method,
 		node: node.name,
@@ -317,6 +345,10 @@ async function resumeFromWebhook(
 		data,
 	);
 	const response = await nodeType.webhook.call(context);
+	if (response.workflowData === undefined) {
+		// n8n leaves the execution waiting when the webhook starts nothing (a refused callback).
+		throw new ResumeRefusedError(answered.status, answered.body);
+	}
 
 	// What n8n's waiting-webhook handler does before it runs the execution again.
 	stackEntry.node.disabled = true;

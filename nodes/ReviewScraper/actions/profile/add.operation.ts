@@ -2,20 +2,37 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
+import {
+	isWaitingRequested,
+	resumeCallbackUrl,
+	waitForCallback,
+	waitForCompletionFields,
+} from '../../../shared/waitForCompletion';
 import { profileFields, readProfileParameters } from './fields';
+
+// With Wait for Completion the node supplies the callback itself, so the field is hidden.
+const fields = profileFields.map((field) =>
+	field.name === 'callback'
+		? { ...field, displayOptions: { hide: { waitForCompletion: [true] } } }
+		: field,
+);
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['add'] } },
-	profileFields,
+	[...fields, ...waitForCompletionFields],
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const qs = readProfileParameters.call(this, itemIndex);
-	return await apiRequest.call(this, {
+	const waiting = isWaitingRequested.call(this, itemIndex);
+	if (waiting) qs.callback = resumeCallbackUrl.call(this, itemIndex);
+	const acknowledgement = (await apiRequest.call(this, {
 		api: 'review',
 		method: 'POST',
 		path: '/api/v2/profiles/add',
 		qs,
 		itemIndex,
-	});
+	})) as IDataObject;
+	if (waiting) await waitForCallback.call(this, itemIndex, acknowledgement.job_id);
+	return acknowledgement;
 }

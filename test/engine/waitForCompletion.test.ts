@@ -1,0 +1,85 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { ResumeRefusedError } from './harness';
+import { runNode, startReceiver, useSimulator } from './fixtures';
+
+const context = useSimulator();
+const TYPE = 'n8n-nodes-review-scraping.reviewScraper';
+const NODE_ID = 'review-scraper-node-id';
+
+const addAndWait = {
+	id: NODE_ID,
+	type: TYPE,
+	parameters: {
+		resource: 'profile',
+		operation: 'add',
+		url: 'https://reviews.example.com/biz/wait',
+		waitForCompletion: true,
+		waitTimeLimit: 30,
+	},
+};
+
+describe('Wait for Completion (Profile → Add)', () => {
+	it('sends the resume URL with the node ID as callback, waits, and resumes with the reviews', async () => {
+		const receiver = await startReceiver();
+		const before = Date.now();
+		const waiting = await runNode(context.sim, addAndWait, [{}], { baseUrl: receiver.url });
+		expect(waiting.status).toBe('waiting');
+		const waitTill = new Date(waiting.waitTill as Date).getTime();
+		expect(waitTill).toBeGreaterThanOrEqual(before + 30 * 60_000 - 1000);
+		expect(waitTill).toBeLessThanOrEqual(Date.now() + 30 * 60_000 + 1000);
+
+		const [request] = context.sim.requests();
+		const callback = new URL(String(request.query.callback));
+		const resume = new URL(waiting.resumeUrl);
+		expect(callback.pathname).toBe(`${resume.pathname}/${NODE_ID}`);
+		expect(callback.searchParams.get('signature')).toBe(resume.searchParams.get('signature'));
+		expect(callback.searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
+
+		// The receiver stands in for n8n's waiting-webhook endpoint: what reaches it is handed to the node.
+		await context.sim.waitForDeliveries(1, 5000);
+		await receiver.close();
+		const [delivered] = receiver.received;
+		expect(delivered.url).toBe(`${resume.pathname}/${NODE_ID}${resume.search}`);
+		const [ack] = waiting.items();
+		expect(delivered.body.job_id).toBe(ack.job_id);
+
+		const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
+		expect(resumed.status).toBe('success');
+		const [result] = resumed.json('Node Under Test');
+		expect(result).toMatchObject({
+			job_id: ack.job_id,
+			status: 'complete',
+			wait_status: 'completed',
+		});
+		expect(Array.isArray(result.reviews)).toBe(true);
+	});
+
+	it('refuses a callback for another job and keeps waiting', async () => {
+		const waiting = await runNode(context.sim, addAndWait);
+		const [ack] = waiting.items();
+		const stranger = { job_id: Number(ack.job_id) + 1000, status: 'complete', reviews: [] };
+		const refusal = await waiting
+			.resume({ body: stranger, path: NODE_ID })
+			.catch((e: unknown) => e);
+		expect(refusal).toBeInstanceOf(ResumeRefusedError);
+		expect((refusal as ResumeRefusedError).status).toBe(422);
+	});
+
+	it('on time-out passes the input items on, without wait_status', async () => {
+		const waiting = await runNode(context.sim, addAndWait, [{ customer: 'acme' }]);
+		const expired = await waiting.expire();
+		expect(expired.status).toBe('success');
+		expect(expired.json('Node Under Test')).toEqual([{ customer: 'acme' }]);
+	});
+
+	it('refuses several input items before sending anything, explaining the alternatives', async () => {
+		const run = await runNode(context.sim, addAndWait, [{}, {}]);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toBe('Wait for Completion works with one input item, got 2');
+		expect(String((run.error as unknown as IDataObject).description)).toContain(
+			'Scraping Callback Trigger',
+		);
+		expect(context.sim.requests()).toHaveLength(0);
+	});
+});
