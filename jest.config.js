@@ -11,8 +11,11 @@ const project = (name, extra = {}) => ({
 module.exports = {
 	projects: [
 		project('unit'),
-		project('engine', { setupFiles: ['<rootDir>/test/engine/setup-env.ts'] }),
+		project('engine', { setupFiles: ['<rootDir>/test/engine/setup-env.ts'], testTimeout: 30000 }),
 		project('simulator'),
-		project('e2e'),
+		project('e2e', {
+			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
+		}),
 	],
 };

@@ -110,7 +110,9 @@ export function summarize(found: Product[], sources: readonly string[]): SearchO
 	const reviewVolume = found.reduce((sum, p) => sum + p.review_count, 0);
 	return {
 		total_results: found.length,
-		avg_rating: found.length ? round2(found.reduce((sum, p) => sum + p.rating, 0) / found.length) : 0,
+		avg_rating: found.length
+			? round2(found.reduce((sum, p) => sum + p.rating, 0) / found.length)
+			: 0,
 		review_volume: reviewVolume,
 		avg_review_volume: found.length ? round2(reviewVolume / found.length) : 0,
 		products_per_source: sources.map((source) => ({

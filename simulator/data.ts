@@ -36,7 +36,8 @@ export function seededRandom(seed: number): Random {
 
 const between = (random: Random, min: number, max: number) =>
 	min + Math.floor(random() * (max - min + 1));
-const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const pick = <T>(random: Random, items: readonly T[]): T =>
+	items[Math.floor(random() * items.length)];
 const chance = (random: Random, probability: number) => random() < probability;
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
@@ -56,7 +57,18 @@ const slug = (text: string) =>
 export const DATA_EPOCH = new Date('2025-06-01T12:00:00.000Z');
 const daysBefore = (days: number) => new Date(DATA_EPOCH.getTime() - days * 86_400_000);
 
-const FIRST_NAMES = ['Ana', 'Ben', 'Chloe', 'Dmitri', 'Emma', 'Farid', 'Grace', 'Hugo', 'Ines', 'Jonas'];
+const FIRST_NAMES = [
+	'Ana',
+	'Ben',
+	'Chloe',
+	'Dmitri',
+	'Emma',
+	'Farid',
+	'Grace',
+	'Hugo',
+	'Ines',
+	'Jonas',
+];
 const LAST_NAMES = ['Silva', 'Meyer', 'Okafor', 'Novak', 'Rossi', 'Tanaka', 'Dubois', 'Kowalski'];
 const personName = (random: Random) => `${pick(random, FIRST_NAMES)} ${pick(random, LAST_NAMES)}`;
 
@@ -290,9 +302,7 @@ export function generatePhotoPosts(keyword: string, count: number): PhotoPostBod
 			username: `${slug(name).replace('-', '.')}${i}`,
 			name,
 			id: String(seedOf('photo-author', keyword, i)),
-			profile_picture_url: chance(random, 0.8)
-				? `https://photos.example/avatars/${i}.jpg`
-				: null,
+			profile_picture_url: chance(random, 0.8) ? `https://photos.example/avatars/${i}.jpg` : null,
 		};
 	});
 	return Array.from({ length: count }, (_, i) => {
@@ -305,7 +315,8 @@ export function generatePhotoPosts(keyword: string, count: number): PhotoPostBod
 		return {
 			unique_id: `ph_${postId}`,
 			post_id: postId,
-			description: `${pick(random, ['Loving this', 'Weekend with', 'Trying out', 'All about'])} #${tag} ${pick(random, ['✨', '🔥', '📸', ''])}`.trim(),
+			description:
+				`${pick(random, ['Loving this', 'Weekend with', 'Trying out', 'All about'])} #${tag} ${pick(random, ['✨', '🔥', '📸', ''])}`.trim(),
 			hashtags: [tag, pick(random, ['instadaily', 'travel', 'food', 'style', 'nature'])],
 			url: `https://photos.example/p/${shortcode}/`,
 			comments_count: between(random, 0, 300),
@@ -347,7 +358,9 @@ export function generateSocialPost(url: string): SocialPostBody {
 		view_count: chance(random, 0.5) ? between(random, 100, 100_000) : null,
 		upload_date: stamp,
 		author: {
-			profile_picture_url: chance(random, 0.8) ? `https://social.example/avatars/${postId}.jpg` : null,
+			profile_picture_url: chance(random, 0.8)
+				? `https://social.example/avatars/${postId}.jpg`
+				: null,
 			name,
 			url: `https://social.example/${slug(name)}`,
 			id: String(seedOf('social-author', url)),

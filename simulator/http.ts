@@ -73,7 +73,11 @@ export interface ApiDefinition {
 	routes: Route[];
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): RouteResult => ({
+export const json = (
+	status: number,
+	body: unknown,
+	headers?: Record<string, string>,
+): RouteResult => ({
 	status,
 	body,
 	headers,
@@ -118,4 +122,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 export const apiKeyError = (ctx: RouteContext): RouteResult | null =>
-	ctx.headers['x-api-key'] === ctx.rt.config.apiKey ? null : schedulingError(401, 'Invalid API key');
+	ctx.headers['x-api-key'] === ctx.rt.config.apiKey
+		? null
+		: schedulingError(401, 'Invalid API key');

@@ -15,7 +15,9 @@ function flag(name: string): string | undefined {
 function number(name: string, raw: string | undefined): number | undefined {
 	if (raw === undefined) return undefined;
 	const value = Number(raw);
-	if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a non-negative integer`);
+	if (!Number.isInteger(value) || value < 0) {
+		throw new Error(`--${name} must be a non-negative integer`);
+	}
 	return value;
 }
 

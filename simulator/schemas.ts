@@ -49,7 +49,8 @@ export const ReviewError = z
 const positiveIntegerLike = z
 	.union([z.number(), z.string()])
 	.refine(
-		(value) => /^\d+$/.test(String(value)) && Number(value) >= 1 && Number.isSafeInteger(Number(value)),
+		(value) =>
+			/^\d+$/.test(String(value)) && Number(value) >= 1 && Number.isSafeInteger(Number(value)),
 		'must be a positive integer',
 	);
 
@@ -60,10 +61,7 @@ const ProfileAddFields = z
 		url: nonEmpty.optional(),
 		query: nonEmpty.optional(),
 		place_id: nonEmpty.optional(),
-		from_date: z
-			.string()
-			.refine(isRealDate, 'must be a real date in format YYYY-MM-DD')
-			.optional(),
+		from_date: z.string().refine(isRealDate, 'must be a real date in format YYYY-MM-DD').optional(),
 		blocks: positiveIntegerLike.optional(),
 		diff: positiveIntegerLike.optional(),
 		callback: httpUrl.optional(),
@@ -114,7 +112,9 @@ export const RespondJob = z
 
 export const RespondJobList = z.array(RespondJob);
 
-export const RatingDistribution = z.record(z.string(), z.union([z.number(), z.string()])).nullable();
+export const RatingDistribution = z
+	.record(z.string(), z.union([z.number(), z.string()]))
+	.nullable();
 
 export const LocalNapSource = z
 	.object({
@@ -174,7 +174,10 @@ export const ReviewJobCallback = z
 
 export const Frequency = z.enum(['daily', 'weekly', 'monthly']);
 export const ScheduleService = z.enum(['rsapi', 'riapi']);
-export const SCHEDULE_ENDPOINTS = { rsapi: ['add', 'add_bulk'], riapi: ['profiles', 'reviews'] } as const;
+export const SCHEDULE_ENDPOINTS = {
+	rsapi: ['add', 'add_bulk'],
+	riapi: ['profiles', 'reviews'],
+} as const;
 
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -511,9 +514,7 @@ export const RequestStatusRecord = statusRecord(
 );
 
 const media = <T extends z.ZodTypeAny>(type: T) =>
-	z
-		.object({ type, thumbnail_url: z.string(), url: z.string(), id: z.string() })
-		.strict();
+	z.object({ type, thumbnail_url: z.string(), url: z.string(), id: z.string() }).strict();
 
 export const PhotoPost = z
 	.object({

@@ -126,7 +126,8 @@ export class Simulator implements SimRuntime, ControlTarget {
 		if (this.server) return;
 		const server = createServer((req, res) => {
 			this.onRequest(req, res).catch((error) => {
-				if (!res.headersSent) send(res, schedulingError(500, 'Unknown error occured', String(error)));
+				if (!res.headersSent)
+					send(res, schedulingError(500, 'Unknown error occured', String(error)));
 				else res.destroy();
 			});
 		});
@@ -237,7 +238,8 @@ export class Simulator implements SimRuntime, ControlTarget {
 	configure(patch: ConfigPatchOptions): SimConfig {
 		const checked = ConfigPatch.parse(withoutPort(patch));
 		this.config = mergeConfig(this.config, checked);
-		if (checked.respondJobCount !== undefined) this.state.reseedRespondJobs(checked.respondJobCount);
+		if (checked.respondJobCount !== undefined)
+			this.state.reseedRespondJobs(checked.respondJobCount);
 		return this.config;
 	}
 

@@ -47,7 +47,8 @@ export interface ControlRoute {
 }
 
 const ok = () => json(200, { ok: true });
-const invalid = (details: string) => json(400, { status: 'failed', message: 'Invalid request', details });
+const invalid = (details: string) =>
+	json(400, { status: 'failed', message: 'Invalid request', details });
 
 export const controlRoutes: ControlRoute[] = [
 	{ method: 'GET', path: '/urls', handler: (sim) => json(200, sim.urls) },
@@ -95,7 +96,9 @@ export const controlRoutes: ControlRoute[] = [
 		method: 'POST',
 		path: '/schedules/:schedule_id/fire',
 		handler: async (sim, req) => {
-			if (!/^\d+$/.test(req.params.schedule_id)) return json(404, { message: 'Schedule not found' });
+			if (!/^\d+$/.test(req.params.schedule_id)) {
+				return json(404, { message: 'Schedule not found' });
+			}
 			try {
 				return json(200, await sim.fireSchedule(Number(req.params.schedule_id)));
 			} catch (error) {
@@ -111,7 +114,9 @@ export const controlRoutes: ControlRoute[] = [
 			if (req.query.min === undefined) return json(200, sim.deliveries());
 			const min = Number(req.query.min);
 			const timeoutMs = Number(req.query.timeoutMs ?? 5000);
-			if (!Number.isInteger(min) || !Number.isFinite(timeoutMs)) return invalid('min and timeoutMs must be numbers');
+			if (!Number.isInteger(min) || !Number.isFinite(timeoutMs)) {
+				return invalid('min and timeoutMs must be numbers');
+			}
 			try {
 				return json(200, await sim.waitForDeliveries(min, timeoutMs));
 			} catch (error) {

@@ -23,7 +23,11 @@ import type { JobOrigin, ReviewJob } from '../state';
 
 const QUEUED_MESSAGE = 'Profile added to queue';
 
-export function createReviewJob(rt: SimRuntime, params: ProfileAddParams, origin: JobOrigin): ReviewJob {
+export function createReviewJob(
+	rt: SimRuntime,
+	params: ProfileAddParams,
+	origin: JobOrigin,
+): ReviewJob {
 	const job: ReviewJob = {
 		job_id: rt.state.newJobId(origin),
 		origin,
@@ -113,7 +117,9 @@ function localNap(ctx: RouteContext) {
 export const reviewApi: ApiDefinition = {
 	name: 'review',
 	authenticate: (ctx) =>
-		ctx.headers['spiderman-token'] === ctx.rt.config.token ? null : reviewError(401, 'Invalid token'),
+		ctx.headers['spiderman-token'] === ctx.rt.config.token
+			? null
+			: reviewError(401, 'Invalid token'),
 	error: (status, message, details) => reviewError(status, details ?? message),
 	routes: [
 		{ method: 'POST', path: '/api/v2/profiles/add', handler: add },

@@ -97,7 +97,8 @@ export async function fireSchedule(rt: SimRuntime, scheduleId: number): Promise<
 		Object.entries(schedule.payload.headers).map(([name, value]) => [name.toLowerCase(), value]),
 	);
 	const query = queryString(schedule.payload.query_params);
-	const sendsBody = Array.isArray(schedule.payload.body) || Object.keys(schedule.payload.body).length > 0;
+	const sendsBody =
+		Array.isArray(schedule.payload.body) || Object.keys(schedule.payload.body).length > 0;
 	const call: ApiCall =
 		schedule.service === 'rsapi'
 			? {

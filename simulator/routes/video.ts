@@ -5,12 +5,22 @@
  * in_progress → completed like the other scrapers, and then POSTs its status record to
  * `request_metadata.callback_url` if the seed supplied one.
  */
-import { type ApiDefinition, apiKeyError, json, notFound, schedulingError, type SimRuntime } from '../http';
+import {
+	type ApiDefinition,
+	apiKeyError,
+	json,
+	notFound,
+	schedulingError,
+	type SimRuntime,
+} from '../http';
 import { runLifecycle } from '../lifecycle';
 import type { RequestStatusRecordBody, VideoSeedBody } from '../schemas';
 import { statusRecord, type VideoRequest } from '../state';
 
-export function seedVideoRequest(rt: SimRuntime, seed: VideoSeedBody = {}): RequestStatusRecordBody {
+export function seedVideoRequest(
+	rt: SimRuntime,
+	seed: VideoSeedBody = {},
+): RequestStatusRecordBody {
 	const now = new Date();
 	const credits = seed.credits_used ?? 1;
 	const request: VideoRequest = {
@@ -32,7 +42,9 @@ export function seedVideoRequest(rt: SimRuntime, seed: VideoSeedBody = {}): Requ
 	if (seed.status === undefined) {
 		runLifecycle(rt, request, () => {
 			const callback = seed.request_metadata?.callback_url;
-			if (callback) rt.deliver(callback, statusRecord(request), 'video-request', request.request_id);
+			if (callback) {
+				rt.deliver(callback, statusRecord(request), 'video-request', request.request_id);
+			}
 		});
 	}
 	return statusRecord(request);
