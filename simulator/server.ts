@@ -41,6 +41,7 @@ import {
 	FaultSpec,
 	type FaultSpecBody,
 	type RequestStatusRecordBody,
+	type ScheduleBody,
 	VideoSeed,
 	type VideoSeedBody,
 } from './schemas';
@@ -225,6 +226,14 @@ export class Simulator implements SimRuntime, ControlTarget {
 		const result = await fireSchedule(this, scheduleId);
 		if (!result) throw new Error(`Schedule ${scheduleId} not found`);
 		return result;
+	}
+
+	/** The spec does not say what disables a schedule; tests need one in that state. */
+	setScheduleDisabled(scheduleId: number, disabled: boolean): ScheduleBody {
+		const record = this.state.schedules.get(scheduleId);
+		if (!record) throw new Error(`Schedule ${scheduleId} not found`);
+		record.schedule.disabled = disabled;
+		return record.schedule;
 	}
 
 	deliveries(): DeliveryRecord[] {

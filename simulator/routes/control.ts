@@ -27,6 +27,7 @@ export interface ControlTarget {
 	faults(): Fault[];
 	clearFaults(): void;
 	fireSchedule(scheduleId: number): Promise<FireResult>;
+	setScheduleDisabled(scheduleId: number, disabled: boolean): unknown;
 	deliveries(): DeliveryRecord[];
 	waitForDeliveries(count: number, timeoutMs: number): Promise<DeliveryRecord[]>;
 	configure(patch: ConfigPatchOptions): SimConfig;
@@ -101,6 +102,19 @@ export const controlRoutes: ControlRoute[] = [
 			}
 			try {
 				return json(200, await sim.fireSchedule(Number(req.params.schedule_id)));
+			} catch (error) {
+				return json(404, { message: error.message });
+			}
+		},
+	},
+	{
+		method: 'POST',
+		path: '/schedules/:schedule_id/disabled',
+		handler: (sim, req) => {
+			const disabled = (req.body as { disabled?: unknown } | undefined)?.disabled;
+			if (typeof disabled !== 'boolean') return invalid('disabled must be a boolean');
+			try {
+				return json(200, sim.setScheduleDisabled(Number(req.params.schedule_id), disabled));
 			} catch (error) {
 				return json(404, { message: error.message });
 			}

@@ -278,7 +278,12 @@ describe('Listing Audit → Get', () => {
 		return (
 			await runNode(context.sim, {
 				type: TYPE,
-				parameters: { resource: 'listingAudit', operation: 'get', jobId: ack.job_id as number, simplify },
+				parameters: {
+					resource: 'listingAudit',
+					operation: 'get',
+					jobId: ack.job_id as number,
+					simplify,
+				},
 			})
 		).items()[0];
 	}

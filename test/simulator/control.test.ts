@@ -230,3 +230,34 @@ describe('npm run simulator (simulator/main.ts)', () => {
 		}
 	}, 15000);
 });
+
+describe('POST /schedules/:id/disabled', () => {
+	it('disables and re-enables a schedule, and refuses a non-boolean or unknown schedule', async () => {
+		const created = await http('POST', `${sim.urls.schedulingUrl}/schedules`, {
+			headers: keyAuth(sim),
+			body: {
+				service: 'rsapi',
+				endpoint: 'add',
+				frequency: 'daily',
+				query_params: { url: 'https://maps.example/p' },
+			},
+		});
+		const id = created.body.results[0].schedule_id;
+		const disable = await http('POST', control(`/schedules/${id}/disabled`), {
+			body: { disabled: true },
+		});
+		expect(disable.body.disabled).toBe(true);
+		const read = await http('GET', `${sim.urls.schedulingUrl}/schedules/${id}`, {
+			headers: keyAuth(sim),
+		});
+		expect(read.body.results[0].disabled).toBe(true);
+		expect(
+			(await http('POST', control(`/schedules/${id}/disabled`), { body: { disabled: 'yes' } }))
+				.status,
+		).toBe(400);
+		expect(
+			(await http('POST', control('/schedules/999999/disabled'), { body: { disabled: true } }))
+				.status,
+		).toBe(404);
+	});
+});

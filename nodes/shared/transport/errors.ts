@@ -19,7 +19,10 @@ function isObject(value: unknown): value is IDataObject {
 export function isServiceFailure(statusCode: number, body: unknown): boolean {
 	if (statusCode >= 400) return true;
 	if (!isObject(body)) return false;
-	return body.success === false || body.status === 'failed';
+	// Scraper status records also say `status: "failed"`, about the scrape: that is an answer,
+	// recognisable by the `request_id` it describes, not a failed call.
+	const schedulingFailure = body.status === 'failed' && body.request_id === undefined;
+	return body.success === false || schedulingFailure;
 }
 
 function serviceHttpCode(statusCode: number, body: unknown): string {

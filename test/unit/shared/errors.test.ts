@@ -12,6 +12,7 @@ describe('service error mapping', () => {
 		[200, { success: true, job_id: 1, status: 200 }, false],
 		[201, { status: 'success', results: [] }, false],
 		[200, [{ success: false }], false],
+		[200, { request_id: 'v-1', status: 'failed', credits_used: 0 }, false],
 	])('HTTP %s with %j is a failure: %s', (status, body, expected) => {
 		expect(isServiceFailure(status, body)).toBe(expected);
 	});

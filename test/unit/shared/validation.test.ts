@@ -75,7 +75,6 @@ describe('FieldReader', () => {
 });
 
 describe('JSON and key-value parameters', () => {
-
 	it('parses JSON text and accepts objects from expressions', () => {
 		expect(parseJsonParameter(read, 'Body (JSON)', '{"a":1}', 'object')).toEqual({ a: 1 });
 		expect(parseJsonParameter(read, 'Body (JSON)', { a: 2 }, 'object')).toEqual({ a: 2 });

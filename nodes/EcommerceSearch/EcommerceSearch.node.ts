@@ -1,0 +1,43 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as product from './actions/product';
+import { router } from './actions/router';
+
+export class EcommerceSearch implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'E-Commerce Search',
+		name: 'ecommerceSearch',
+		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Search products across e-commerce sources by keyword or search-page URL, with filters and pagination',
+		defaults: { name: 'E-Commerce Search' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'scrapingApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [{ name: 'Product', value: 'product' }],
+				default: 'product',
+			},
+			...product.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,281 @@
+import { randomBytes } from 'node:crypto';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
+
+import { payloadId, payloadRecords, recognizePayload } from '../shared/callbackPayload';
+import { toNodeError } from '../shared/operations';
+import { secretsMatch } from '../shared/secret';
+import { apiRequest } from '../shared/transport';
+import { FieldReader } from '../shared/validation';
+import { schedulePayloadFor, type TriggerSettings } from './schedulePlan';
+
+interface TriggerState {
+	scheduleId?: number;
+	secret?: string;
+	callbackBase?: string;
+}
+
+const SECRET_PARAMETER = 'secret';
+
+function settingsOf(context: IHookFunctions): TriggerSettings {
+	const parameter = (name: string, fallback: unknown = '') =>
+		context.getNodeParameter(name, fallback) as never;
+	return {
+		collect: parameter('collect', 'profile'),
+		frequency: parameter('frequency', 'daily'),
+		url: parameter('url'),
+		query: parameter('query'),
+		placeId: parameter('placeId'),
+		blocks: parameter('blocks', undefined),
+		externalIdentifier: parameter('externalIdentifier'),
+		profiles: parameter('profiles', '[]'),
+		reviewIndexEndpoint: parameter('reviewIndexEndpoint', 'profiles'),
+		reviewIndexParameters: parameter('reviewIndexParameters', '{}'),
+	};
+}
+
+function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+export class ScheduledScrapeTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Scheduled Scrape Trigger',
+		name: 'scheduledScrapeTrigger',
+		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["frequency"] + " " + $parameter["collect"]}}',
+		description:
+			'Creates a recurring review collection schedule while the workflow is active and starts the workflow with every delivery',
+		defaults: { name: 'Scheduled Scrape Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'scrapingApi', required: true }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'scheduled' },
+		],
+		properties: [
+			{
+				displayName:
+					'Activating the workflow creates a schedule on the service that delivers to this trigger; deactivating it deletes the schedule',
+				name: 'lifecycleNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Collect',
+				name: 'collect',
+				type: 'options',
+				options: [
+					{ name: 'One Review Profile', value: 'profile' },
+					{ name: 'A List of Review Profiles', value: 'profileList' },
+					{ name: 'Review Index Request', value: 'reviewIndex' },
+				],
+				default: 'profile',
+			},
+			{
+				displayName: 'Frequency',
+				name: 'frequency',
+				type: 'options',
+				options: [
+					{ name: 'Daily', value: 'daily' },
+					{ name: 'Weekly', value: 'weekly' },
+					{ name: 'Monthly', value: 'monthly' },
+				],
+				default: 'daily',
+			},
+			{
+				displayName: 'Profile URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+				description: 'Fill at least one of Profile URL, Search Query and Place ID',
+				displayOptions: { show: { collect: ['profile'] } },
+			},
+			{
+				displayName: 'Search Query',
+				name: 'query',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { collect: ['profile'] } },
+			},
+			{
+				displayName: 'Place ID',
+				name: 'placeId',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { collect: ['profile'] } },
+			},
+			{
+				displayName: 'Latest Reviews Count',
+				name: 'blocks',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 0,
+				description: 'Number of latest reviews to collect each time; 0 leaves it to the service',
+				displayOptions: { show: { collect: ['profile'] } },
+			},
+			{
+				displayName: 'External Identifier',
+				name: 'externalIdentifier',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { collect: ['profile'] } },
+			},
+			{
+				displayName: 'Profiles (JSON List)',
+				name: 'profiles',
+				type: 'json',
+				default: '[\n  { "url": "https://www.example.com/biz/one" }\n]',
+				description:
+					'Profiles with url, query or place_ID (and optional blocks, external_identifier)',
+				displayOptions: { show: { collect: ['profileList'] } },
+			},
+			{
+				displayName: 'Review Index Endpoint',
+				name: 'reviewIndexEndpoint',
+				type: 'options',
+				options: [
+					{ name: 'Profiles', value: 'profiles' },
+					{ name: 'Reviews', value: 'reviews' },
+				],
+				default: 'profiles',
+				displayOptions: { show: { collect: ['reviewIndex'] } },
+			},
+			{
+				displayName: 'Review Index Parameters (JSON)',
+				name: 'reviewIndexParameters',
+				type: 'json',
+				default: '{}',
+				description: 'Query parameters for the review index request; the service adds its API key',
+				displayOptions: { show: { collect: ['reviewIndex'] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Split Results',
+						name: 'splitResults',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to output one item per result instead of one item per delivery',
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			// A schedule that was deleted, disabled, or points at another URL (WEBHOOK_URL changed) is
+			// not ours any more: report it missing so n8n creates a fresh one.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const state = this.getWorkflowStaticData('node') as TriggerState;
+				if (!state.scheduleId) return false;
+				try {
+					const response = (await apiRequest.call(this, {
+						api: 'scheduling',
+						method: 'GET',
+						path: `/schedules/${state.scheduleId}`,
+					})) as IDataObject;
+					const [schedule] = (response.results as IDataObject[]) ?? [];
+					const usable =
+						schedule !== undefined &&
+						schedule.disabled !== true &&
+						state.callbackBase === this.getNodeWebhookUrl('default');
+					if (!usable) await deleteSchedule.call(this, state);
+					return usable;
+				} catch (error) {
+					if (!isNotFound(error)) throw toNodeError(this.getNode(), error, 0);
+					delete state.scheduleId;
+					return false;
+				}
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				const state = this.getWorkflowStaticData('node') as TriggerState;
+				const webhookUrl = this.getNodeWebhookUrl('default') as string;
+				const secret = randomBytes(24).toString('hex');
+				const separator = webhookUrl.includes('?') ? '&' : '?';
+				const callback = `${webhookUrl}${separator}${SECRET_PARAMETER}=${secret}`;
+				const workflow = this.getWorkflow();
+				const body = schedulePayloadFor(
+					new FieldReader(this.getNode(), 0),
+					settingsOf(this),
+					callback,
+					`n8n: ${workflow.name ?? workflow.id}`.slice(0, 100),
+				);
+				const response = (await apiRequest.call(this, {
+					api: 'scheduling',
+					method: 'POST',
+					path: '/schedules',
+					body,
+				})) as IDataObject;
+				const [schedule] = (response.results as IDataObject[]) ?? [];
+				state.scheduleId = Number(schedule?.schedule_id);
+				state.secret = secret;
+				state.callbackBase = webhookUrl;
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				await deleteSchedule.call(this, this.getWorkflowStaticData('node') as TriggerState);
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const state = this.getWorkflowStaticData('node') as TriggerState;
+		const given = (this.getQueryData() as IDataObject)[SECRET_PARAMETER];
+		if (!state.secret || !secretsMatch(given, state.secret)) {
+			this.getResponseObject().status(401).json({ message: 'Invalid or missing callback secret' });
+			return { noWebhookResponse: true };
+		}
+		const payload = this.getBodyData();
+		if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
+			this.getResponseObject()
+				.status(400)
+				.json({ message: 'The callback body must be a JSON object' });
+			return { noWebhookResponse: true };
+		}
+		const kind = recognizePayload(payload);
+		const id = payloadId(payload) ?? null;
+		const records = payloadRecords(payload);
+		const split = (this.getNodeParameter('options', {}) as IDataObject).splitResults === true;
+		const items: INodeExecutionData[] =
+			split && records
+				? records.map((record) => ({ json: { kind, id, scheduleId: state.scheduleId, record } }))
+				: [{ json: { kind, id, scheduleId: state.scheduleId, payload } }];
+		return { webhookResponse: { received: true }, workflowData: [items] };
+	}
+}
+
+async function deleteSchedule(this: IHookFunctions, state: TriggerState): Promise<void> {
+	if (state.scheduleId) {
+		try {
+			await apiRequest.call(this, {
+				api: 'scheduling',
+				method: 'DELETE',
+				path: `/schedules/${state.scheduleId}`,
+			});
+		} catch (error) {
+			// Already gone is what deleting wanted.
+			if (!isNotFound(error)) throw toNodeError(this.getNode(), error, 0);
+		}
+	}
+	delete state.scheduleId;
+	delete state.secret;
+	delete state.callbackBase;
+}

@@ -1,0 +1,51 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as photoPost from './actions/photoPost';
+import { router } from './actions/router';
+import * as socialPost from './actions/socialPost';
+import * as videoRequest from './actions/videoRequest';
+
+export class SocialScraper implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Social Scraper',
+		name: 'socialScraper',
+		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Find photo posts by keyword or hashtag, extract social posts, and read scraper request results and status',
+		defaults: { name: 'Social Scraper' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'scrapingApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Photo Post', value: 'photoPost' },
+					{ name: 'Social Post', value: 'socialPost' },
+					{ name: 'Video Request', value: 'videoRequest' },
+				],
+				default: 'photoPost',
+			},
+			...photoPost.description,
+			...socialPost.description,
+			...videoRequest.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

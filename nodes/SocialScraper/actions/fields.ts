@@ -1,0 +1,47 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { EXTERNAL_IDENTIFIER_MAX_LENGTH } from '../../shared/profile';
+import { FieldReader } from '../../shared/validation';
+
+export const requestIdField = (description: string): INodeProperties => ({
+	displayName: 'Request ID',
+	name: 'requestId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '5f0c7a1e-8d2b-4c3e-9a41-0b6f2d7e9c15',
+	description,
+});
+
+export const callbackUrlField = (description: string): INodeProperties => ({
+	displayName: 'Callback URL',
+	name: 'callbackUrl',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'https://your-n8n.example.com/webhook/scrapes',
+	description,
+});
+
+export const externalIdentifierOption: INodeProperties = {
+	displayName: 'External Identifier',
+	name: 'externalIdentifier',
+	type: 'string',
+	default: '',
+	description: `Your own reference for the request, at most ${EXTERNAL_IDENTIFIER_MAX_LENGTH} characters; echoed in the callback payload`,
+};
+
+export const notForPollingNotice = (name: string): INodeProperties => ({
+	displayName:
+		'The service does not intend this endpoint for polling: use the callback URL given at submission to learn when a request completes',
+	name,
+	type: 'notice',
+	default: '',
+});
+
+export function readRequestId(this: IExecuteFunctions, itemIndex: number): string {
+	return new FieldReader(this.getNode(), itemIndex).requiredString(
+		'Request ID',
+		this.getNodeParameter('requestId', itemIndex, ''),
+	);
+}

@@ -1,0 +1,122 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { fetchAllPages } from '../../../shared/transport';
+import { FieldReader } from '../../../shared/validation';
+import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
+import { assertCompleted, postItems, totalPages } from '../results';
+import { requestPath, scraperGet } from '../scraperRequest';
+
+export const RETURN_ALL_PAGE_SIZE = 100;
+export const PAGE_CONCURRENCY = 4;
+
+const properties: INodeProperties[] = [
+	notForPollingNotice('pollingNotice'),
+	requestIdField('The request_id returned by Search'),
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Page',
+		name: 'page',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 1,
+		description: 'Page of posts to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: 'One Item per Post',
+				value: 'posts',
+				description: 'Each post of the page with the request_id',
+			},
+			{
+				name: 'Whole Response',
+				value: 'envelope',
+				description: 'One item with the posts, summary, pagination and request metadata',
+			},
+		],
+		default: 'posts',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Results per Page',
+				name: 'perPage',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: RETURN_ALL_PAGE_SIZE,
+				description: `Number of posts per page. With Return All, the pages are read ${PAGE_CONCURRENCY} at a time with ${RETURN_ALL_PAGE_SIZE} posts each unless set.`,
+			},
+		],
+	},
+];
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['photoPost'], operation: ['getResults'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | IDataObject[]> {
+	const read = new FieldReader(this.getNode(), itemIndex);
+	const requestId = readRequestId.call(this, itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const perPage = read.optionalInteger('Results per Page', options.perPage, { min: 1 });
+	const page = returnAll
+		? 1
+		: (read.optionalInteger('Page', this.getNodeParameter('page', itemIndex, 1), { min: 1 }) ?? 1);
+
+	const status = await scraperGet.call(
+		this,
+		'photo',
+		requestPath('/v1/requests', requestId),
+		itemIndex,
+	);
+	assertCompleted(this.getNode(), itemIndex, requestId, status);
+
+	const fetchPage = async (pageNumber: number, size: number | undefined) => {
+		const envelope = await scraperGet.call(
+			this,
+			'photo',
+			requestPath('/v1/search', requestId),
+			itemIndex,
+			size === undefined ? { page: pageNumber } : { page: pageNumber, per_page: size },
+		);
+		assertCompleted(this.getNode(), itemIndex, requestId, envelope);
+		return envelope;
+	};
+
+	if (returnAll) {
+		const size = perPage ?? RETURN_ALL_PAGE_SIZE;
+		return await fetchAllPages(
+			async (pageNumber) => {
+				const envelope = await fetchPage(pageNumber, size);
+				return { items: postItems(envelope, requestId), totalPages: totalPages(envelope) };
+			},
+			{ concurrency: PAGE_CONCURRENCY },
+		);
+	}
+	const envelope = await fetchPage(page, perPage);
+	return this.getNodeParameter('output', itemIndex, 'posts') === 'envelope'
+		? envelope
+		: postItems(envelope, requestId);
+}

@@ -1,0 +1,52 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../../shared/transport';
+import { FieldReader } from '../../../shared/validation';
+import { callbackUrlField, externalIdentifierOption } from '../fields';
+import { buildPhotoSearchBody } from '../payload';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Keyword or Hashtag',
+		name: 'keyword',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '#sunset',
+		description:
+			'Word or hashtag to find posts for. Results come from a general web search, so they may differ from what a logged-in user sees.',
+	},
+	callbackUrlField(
+		'Address that receives the posts as a JSON POST when the search is complete, for example the production URL of a Scraping Callback Trigger or Webhook node',
+	),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [externalIdentifierOption],
+	},
+];
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['photoPost'], operation: ['search'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body = buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
+		keyword: this.getNodeParameter('keyword', itemIndex, ''),
+		callbackUrl: this.getNodeParameter('callbackUrl', itemIndex, ''),
+		externalIdentifier: additional.externalIdentifier,
+	});
+	return await apiRequest.call(this, {
+		api: 'photo',
+		method: 'POST',
+		path: '/v1/search',
+		body,
+		itemIndex,
+	});
+}

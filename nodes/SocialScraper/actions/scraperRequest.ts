@@ -1,0 +1,16 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequest, type ApiName } from '../../shared/transport';
+
+export async function scraperGet(
+	this: IExecuteFunctions,
+	api: Extract<ApiName, 'photo' | 'social' | 'video'>,
+	path: string,
+	itemIndex: number,
+	qs?: IDataObject,
+): Promise<IDataObject> {
+	return (await apiRequest.call(this, { api, method: 'GET', path, qs, itemIndex })) ?? {};
+}
+
+export const requestPath = (prefix: string, requestId: string) =>
+	`${prefix}/${encodeURIComponent(requestId)}`;

@@ -1,0 +1,26 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as getStatus from './getStatus.operation';
+
+export { getStatus };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['videoRequest'] } },
+		options: [
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				description:
+					'Get the status record (created, in_progress, failed, login_required, completed) of a request',
+				action: 'Get the status of a video request',
+			},
+		],
+		default: 'getStatus',
+	},
+	...getStatus.description,
+];

@@ -1,0 +1,59 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { EcommerceSearch } from '../../../nodes/EcommerceSearch/EcommerceSearch.node';
+import {
+	FLAG_FILTERS,
+	RANGE_FILTERS,
+	RANGE_OPERATORS,
+	RANKING_FILTERS,
+	TEXT_FILTERS,
+} from '../../../nodes/EcommerceSearch/actions/product/filters';
+
+const { description } = new EcommerceSearch();
+const property = (name: string) =>
+	description.properties.find((candidate) => candidate.name === name) as INodeProperties;
+
+describe('E-Commerce Search description', () => {
+	it('is an AI-usable node on the Scraping API credential', () => {
+		expect(description).toMatchObject({
+			name: 'ecommerceSearch',
+			usableAsTool: true,
+			credentials: [{ name: 'scrapingApi', required: true }],
+		});
+	});
+
+	it('offers in the Filters collection exactly the filters that the body builder reads', () => {
+		const offered = (property('filters').options as INodeProperties[]).map((option) => option.name);
+		const read = [...TEXT_FILTERS, ...RANGE_FILTERS, ...FLAG_FILTERS, ...RANKING_FILTERS].map(
+			(filter) => filter.parameter,
+		);
+		expect([...offered].sort()).toEqual([...read].sort());
+	});
+
+	it('offers the five operators on every range filter', () => {
+		const filters = property('filters').options as INodeProperties[];
+		for (const { parameter } of RANGE_FILTERS) {
+			const range = filters.find((option) => option.name === parameter)!;
+			const [condition] = range.options as Array<{ values: INodeProperties[] }>;
+			const operator = condition.values.find((value) => value.name === 'operator')!;
+			expect(operator.options!.map((option) => (option as { value: string }).value)).toEqual([
+				...RANGE_OPERATORS,
+			]);
+			expect(range.description).toContain('"Equal" overrides the other operators');
+		}
+	});
+
+	it('shows the note that eq overrides the other operators', () => {
+		expect(property('equalNotice')).toMatchObject({
+			type: 'notice',
+			displayName: expect.stringContaining('"Equal" overrides every other operator'),
+		});
+	});
+
+	it('caps Results per Page at 500 in the editor too', () => {
+		const perPage = (property('additionalFields').options as INodeProperties[]).find(
+			(option) => option.name === 'perPage',
+		)!;
+		expect(perPage.typeOptions).toMatchObject({ minValue: 1, maxValue: 500 });
+	});
+});

@@ -1,0 +1,234 @@
+import {
+	buildFilters,
+	buildRange,
+	positiveIntegers,
+	RANGE_FILTERS,
+	RANGE_OPERATORS,
+	type RangeOperator,
+	textValues,
+} from '../../../nodes/EcommerceSearch/actions/product/filters';
+import { FieldReader } from '../../../nodes/shared/validation';
+import { testNode } from '../helpers';
+
+const read = new FieldReader(testNode, 3);
+
+/** Every non-empty combination of the five operators: 31 of them. */
+function operatorCombinations(): RangeOperator[][] {
+	const combinations: RangeOperator[][] = [];
+	for (let mask = 1; mask < 2 ** RANGE_OPERATORS.length; mask++) {
+		combinations.push(RANGE_OPERATORS.filter((_, bit) => mask & (1 << bit)));
+	}
+	return combinations;
+}
+
+const conditions = (operators: RangeOperator[]) =>
+	operators.map((operator, position) => ({ operator, value: 10 + position }));
+
+describe('range filters (spec 4.2)', () => {
+	const combinations = operatorCombinations();
+	const withoutEq = combinations.filter((operators) => !operators.includes('eq'));
+	const eqWithOthers = combinations.filter(
+		(operators) => operators.includes('eq') && operators.length > 1,
+	);
+
+	it('covers all 31 combinations', () => {
+		expect(withoutEq).toHaveLength(15);
+		expect(eqWithOthers).toHaveLength(15);
+	});
+
+	it.each(withoutEq.map((operators) => [operators.join('+'), operators]))(
+		'sends %s as given',
+		(_, operators) => {
+			const expected = Object.fromEntries(
+				(operators as RangeOperator[]).map((operator, position) => [operator, 10 + position]),
+			);
+			expect(buildRange(read, 'Full Price', conditions(operators as RangeOperator[]))).toEqual(
+				expected,
+			);
+		},
+	);
+
+	it('sends eq alone', () => {
+		expect(buildRange(read, 'Rating', [{ operator: 'eq', value: 4.5 }])).toEqual({ eq: 4.5 });
+	});
+
+	it.each(eqWithOthers.map((operators) => [operators.join('+'), operators]))(
+		'refuses %s because eq overrides the others',
+		(_, operators) => {
+			expect(() => buildRange(read, 'Rating', conditions(operators as RangeOperator[]))).toThrow(
+				/^Rating combines "Equal" with .*"Equal" overrides every other operator.*\(item 3\)$/,
+			);
+		},
+	);
+
+	it('names the other operators in the eq message', () => {
+		expect(() =>
+			buildRange(read, 'Review Count', [
+				{ operator: 'gt', value: 1 },
+				{ operator: 'eq', value: 5 },
+				{ operator: 'lte', value: 9 },
+			]),
+		).toThrow('Review Count combines "Equal" with "Greater Than", "Less Than or Equal"');
+	});
+
+	it('refuses an operator given twice', () => {
+		expect(() =>
+			buildRange(read, 'Full Price', [
+				{ operator: 'gt', value: 1 },
+				{ operator: 'gt', value: 2 },
+			]),
+		).toThrow('Full Price has "Greater Than" more than once (item 3)');
+	});
+
+	it.each([
+		[{ operator: 'between', value: 1 }, 'condition 1 has an unknown operator "between"'],
+		[{ operator: 'lt', value: 'cheap' }, 'Full Price "Less Than" must be a number, got "cheap"'],
+		[{ operator: 'lt' }, 'Full Price "Less Than" must be a number, got nothing'],
+		[{ operator: 'lt', value: Number.NaN }, 'Full Price "Less Than" must be a number'],
+	])('refuses the condition %j', (condition, message) => {
+		expect(() => buildRange(read, 'Full Price', [condition])).toThrow(message);
+	});
+
+	it('accepts numbers given as text by an expression, and zero and negatives', () => {
+		expect(
+			buildRange(read, 'Reduced Price', [
+				{ operator: 'gte', value: '0' },
+				{ operator: 'lt', value: -0.5 },
+			]),
+		).toEqual({ gte: 0, lt: -0.5 });
+	});
+
+	it('leaves an empty range out', () => {
+		expect(buildRange(read, 'Rating', [])).toBeUndefined();
+		expect(buildRange(read, 'Rating', undefined)).toBeUndefined();
+	});
+});
+
+describe('text and number lists', () => {
+	it.each([
+		['headphones', 'headphones'],
+		[['  wireless ', ''], 'wireless'],
+		[
+			['wireless', 'black'],
+			['wireless', 'black'],
+		],
+		[['', '  '], undefined],
+		['', undefined],
+		[undefined, undefined],
+	])('textValues(%j) is %j', (value, expected) => {
+		expect(textValues(read, 'Name Contains', value)).toEqual(expected);
+	});
+
+	it('does not split text on commas: a name may contain one', () => {
+		expect(textValues(read, 'Name Contains', 'Headphones, black')).toBe('Headphones, black');
+	});
+
+	it.each([
+		[2, 2],
+		['2', 2],
+		['1, 2,3', [1, 2, 3]],
+		['3, 3', 3],
+		[
+			[1, '4'],
+			[1, 4],
+		],
+		['', undefined],
+		[undefined, undefined],
+	])('positiveIntegers(%j) is %j', (value, expected) => {
+		expect(positiveIntegers(read, 'Ranking Pages', value)).toEqual(expected);
+	});
+
+	it.each([
+		['0', 'Ranking Pages must be at least 1, got 0'],
+		['1, two', 'Ranking Pages must be a whole number, got string "two"'],
+		[1.5, 'Ranking Pages must be a whole number'],
+		[[1, null], 'Ranking Pages has an empty entry'],
+	])('positiveIntegers refuses %j', (value, message) => {
+		expect(() => positiveIntegers(read, 'Ranking Pages', value)).toThrow(message);
+	});
+});
+
+describe('buildFilters', () => {
+	it('maps every filter of the collection to the service names', () => {
+		expect(
+			buildFilters(read, {
+				nameContains: ['wireless', 'headphones'],
+				urlContains: ['/dp/'],
+				fullPrice: { condition: [{ operator: 'lte', value: 100 }] },
+				reducedPrice: { condition: [{ operator: 'gt', value: 5 }] },
+				rating: { condition: [{ operator: 'gte', value: 4 }] },
+				reviewCount: { condition: [{ operator: 'eq', value: 12 }] },
+				boughtLastMonth: {
+					condition: [
+						{ operator: 'gt', value: 50 },
+						{ operator: 'lt', value: 500 },
+					],
+				},
+				sponsored: false,
+				bestseller: true,
+				overallPick: true,
+				prime: false,
+				rankingPages: '1, 2',
+				rankingPositions: 3,
+			}),
+		).toEqual({
+			name: ['wireless', 'headphones'],
+			url: '/dp/',
+			full_price: { lte: 100 },
+			reduced_price: { gt: 5 },
+			rating: { gte: 4 },
+			review_count: { eq: 12 },
+			bought_last_month: { gt: 50, lt: 500 },
+			sponsored: false,
+			bestseller: true,
+			overall_pick: true,
+			prime: false,
+			ranking: { pages: [1, 2], positions: 3 },
+		});
+	});
+
+	it.each(RANGE_FILTERS.map(({ parameter, field }) => [parameter, field]))(
+		'maps the range %s to %s',
+		(parameter, field) => {
+			expect(
+				buildFilters(read, { [parameter]: { condition: [{ operator: 'lt', value: 3 }] } }),
+			).toEqual({ [field]: { lt: 3 } });
+		},
+	);
+
+	it('sends nothing for empty filters', () => {
+		expect(buildFilters(read, {})).toBeUndefined();
+		expect(buildFilters(read, undefined)).toBeUndefined();
+		expect(
+			buildFilters(read, {
+				nameContains: [''],
+				urlContains: [],
+				fullPrice: {},
+				rating: { condition: [] },
+				rankingPages: '',
+				rankingPositions: ' ',
+			}),
+		).toBeUndefined();
+	});
+
+	it('sends ranking with only the part that was given', () => {
+		expect(buildFilters(read, { rankingPositions: [1, 2] })).toEqual({
+			ranking: { positions: [1, 2] },
+		});
+	});
+
+	it.each([
+		[{ sponsored: 'yes' }, 'Sponsored must be true or false, got "yes"'],
+		[{ rating: { condition: 'x' } }, 'Rating must be a list of conditions'],
+		[{ nameContains: [{}] }, 'Name Contains value 1 must be text'],
+	])('refuses %j', (filters, message) => {
+		expect(() => buildFilters(read, filters)).toThrow(message);
+	});
+
+	it('accepts flags given as text by an expression', () => {
+		expect(buildFilters(read, { prime: 'true', bestseller: 'false' })).toEqual({
+			prime: true,
+			bestseller: false,
+		});
+	});
+});

@@ -1,0 +1,80 @@
+import {
+	buildPhotoSearchBody,
+	buildScrapeBody,
+} from '../../../nodes/SocialScraper/actions/payload';
+import { FieldReader } from '../../../nodes/shared/validation';
+import { testNode } from '../helpers';
+
+const read = new FieldReader(testNode, 0);
+const CALLBACK = 'https://n8n.example.com/webhook/scrapes';
+
+describe('photo search body (spec 4.4)', () => {
+	it('sends keyword and callback_url, and the external identifier when given', () => {
+		expect(buildPhotoSearchBody(read, { keyword: ' #sunset ', callbackUrl: CALLBACK })).toEqual({
+			callback_url: CALLBACK,
+			keyword: '#sunset',
+		});
+		expect(
+			buildPhotoSearchBody(read, {
+				keyword: 'sunset',
+				callbackUrl: CALLBACK,
+				externalIdentifier: 'e'.repeat(255),
+			}),
+		).toEqual({ callback_url: CALLBACK, keyword: 'sunset', external_identifier: 'e'.repeat(255) });
+	});
+
+	it.each([
+		[{ keyword: '', callbackUrl: CALLBACK }, 'Keyword or Hashtag is required (item 0)'],
+		[{ keyword: 'x' }, 'Callback URL is required: the service delivers the posts to it'],
+		[{ keyword: 'x', callbackUrl: 'localhost/hook' }, 'Callback URL must be an http(s) URL'],
+		[
+			{ keyword: 'x', callbackUrl: CALLBACK, externalIdentifier: 'e'.repeat(256) },
+			'External Identifier must be at most 255 characters, got 256',
+		],
+	])('refuses %j', (input, message) => {
+		expect(() => buildPhotoSearchBody(read, input)).toThrow(message);
+	});
+});
+
+describe('social scrape body (spec 4.4a)', () => {
+	const POST = 'https://social.example.com/p/1';
+
+	it('sends url and callback_url only when nothing else is given', () => {
+		expect(buildScrapeBody(read, { url: POST, callbackUrl: CALLBACK })).toEqual({
+			callback_url: CALLBACK,
+			url: POST,
+		});
+	});
+
+	it.each([true, false])('sends get_comments %s when it was set', (getComments) => {
+		expect(
+			buildScrapeBody(read, {
+				url: POST,
+				callbackUrl: CALLBACK,
+				getComments,
+				externalIdentifier: 'crm-9',
+			}),
+		).toEqual({
+			callback_url: CALLBACK,
+			url: POST,
+			get_comments: getComments,
+			external_identifier: 'crm-9',
+		});
+	});
+
+	it.each([
+		[{ callbackUrl: CALLBACK }, 'Post URL is required: it is the post to scrape'],
+		[{ url: 'not a url', callbackUrl: CALLBACK }, 'Post URL must be an http(s) URL'],
+		[{ url: POST }, 'Callback URL is required: the service delivers the post to it'],
+		[
+			{ url: POST, callbackUrl: CALLBACK, getComments: 'yes' },
+			'Get Comments must be true or false',
+		],
+		[
+			{ url: POST, callbackUrl: CALLBACK, externalIdentifier: 'e'.repeat(300) },
+			'External Identifier must be at most 255 characters',
+		],
+	])('refuses %j', (input, message) => {
+		expect(() => buildScrapeBody(read, input)).toThrow(message);
+	});
+});
