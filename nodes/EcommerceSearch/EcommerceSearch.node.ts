@@ -3,11 +3,15 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as product from './actions/product';
 import { router } from './actions/router';
+import { searchOutputItems, type SearchOutput } from './actions/product/payload';
+import { callbackResumeWebhooks, resumeWithResults } from '../shared/waitForCompletion';
 
 export class EcommerceSearch implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,6 +28,7 @@ export class EcommerceSearch implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scrapingApi', required: true }],
+		webhooks: callbackResumeWebhooks,
 		properties: [
 			{
 				displayName: 'Resource',
@@ -39,5 +44,14 @@ export class EcommerceSearch implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	// Reached only through the resume URL of an execution that a Search put to wait.
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const output = this.getNodeParameter('output', 'products') as SearchOutput;
+		const includeSummary = this.getNodeParameter('includeSummary', false) as boolean;
+		return resumeWithResults.call(this, (envelope) =>
+			searchOutputItems(envelope, output, includeSummary),
+		);
 	}
 }

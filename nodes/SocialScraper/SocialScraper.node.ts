@@ -3,11 +3,15 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as photoPost from './actions/photoPost';
 import { router } from './actions/router';
+import { postItems } from './actions/results';
+import { callbackResumeWebhooks, resumeWithResults } from '../shared/waitForCompletion';
 import * as socialPost from './actions/socialPost';
 import * as videoRequest from './actions/videoRequest';
 
@@ -26,6 +30,7 @@ export class SocialScraper implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scrapingApi', required: true }],
+		webhooks: callbackResumeWebhooks,
 		properties: [
 			{
 				displayName: 'Resource',
@@ -47,5 +52,12 @@ export class SocialScraper implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	// Reached only through the resume URL of an execution that a Search or Scrape put to wait.
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return resumeWithResults.call(this, (envelope) =>
+			postItems(envelope, String(envelope.request_id ?? '')),
+		);
 	}
 }

@@ -44,6 +44,30 @@ export const waitForCompletionFields: INodeProperties[] = [
 	},
 ];
 
+/** A submit operation's fields with the wait options; the node fills the callback itself when waiting. */
+export function withWaitForCompletion(
+	properties: INodeProperties[],
+	callbackField: string,
+): INodeProperties[] {
+	const fields = properties.map((property) =>
+		property.name === callbackField
+			? {
+					...property,
+					displayOptions: {
+						...property.displayOptions,
+						hide: { ...property.displayOptions?.hide, waitForCompletion: [true] },
+					},
+				}
+			: property,
+	);
+	return [...fields, ...waitForCompletionFields];
+}
+
+/** Marks results that reached this node through its callback rather than from a time-out. */
+export function completedResults(results: IDataObject[]): IDataObject[] {
+	return results.map((json) => ({ ...json, [WAIT_STATUS_FIELD]: 'completed' }));
+}
+
 /** The restart webhook that the resume URL (with the node ID as suffix) reaches, as n8n's own send-and-wait nodes declare it. */
 export const callbackResumeWebhooks: IWebhookDescription[] = [
 	{
@@ -140,8 +164,8 @@ export function resumeWithResults(
 			.json({ message: 'This callback does not belong to the job this execution is waiting for' });
 		return { noWebhookResponse: true };
 	}
-	const items: INodeExecutionData[] = toResults(payload).map((json) => ({
-		json: { ...json, [WAIT_STATUS_FIELD]: 'completed' },
+	const items: INodeExecutionData[] = completedResults(toResults(payload)).map((json) => ({
+		json,
 	}));
 	return { webhookResponse: { received: true }, workflowData: [items] };
 }

@@ -4,7 +4,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
 import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
+import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.node';
 import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
+import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
 import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
 import { retryPolicy } from '../../nodes/shared/transport';
 import { createSimulator, type Simulator } from '../../simulator/server';
@@ -16,6 +18,8 @@ export const API_KEY = 'engine-key';
 export const nodeTypes = {
 	'n8n-nodes-review-scraping.reviewScraper': new ReviewScraper(),
 	'n8n-nodes-review-scraping.scrapingScheduler': new ScrapingScheduler(),
+	'n8n-nodes-review-scraping.ecommerceSearch': new EcommerceSearch(),
+	'n8n-nodes-review-scraping.socialScraper': new SocialScraper(),
 };
 
 export const credentialTypes = [new ReviewScraperApi(), new ScrapingApi()];

@@ -83,3 +83,82 @@ describe('Wait for Completion (Profile → Add)', () => {
 		expect(context.sim.requests()).toHaveLength(0);
 	});
 });
+
+describe('Wait for Completion on the other submit operations', () => {
+	const submits: Array<[string, IDataObject, (payload: IDataObject) => number]> = [
+		[
+			'E-commerce Search → Product → Search',
+			{
+				type: 'n8n-nodes-review-scraping.ecommerceSearch',
+				parameters: { resource: 'product', operation: 'search', keyword: 'headphones' },
+			},
+			(payload) => (payload.results as unknown[]).length,
+		],
+		[
+			'Social Scraper → Photo Post → Search',
+			{
+				type: 'n8n-nodes-review-scraping.socialScraper',
+				parameters: { resource: 'photoPost', operation: 'search', keyword: '#pizza' },
+			},
+			(payload) => (payload.results as unknown[]).length,
+		],
+		[
+			'Social Scraper → Social Post → Scrape',
+			{
+				type: 'n8n-nodes-review-scraping.socialScraper',
+				parameters: {
+					resource: 'socialPost',
+					operation: 'scrape',
+					url: 'https://social.example.com/p/1',
+				},
+			},
+			(payload) => (payload.results as unknown[]).length,
+		],
+	];
+
+	it.each(submits)(
+		'%s waits and resumes with one item per result',
+		async (_name, node, resultCount) => {
+			context.sim.configure({ ecommerceResponse: 'ack', productCount: 12, photoPostCount: 9 });
+			const receiver = await startReceiver();
+			try {
+				const spec = {
+					...node,
+					id: NODE_ID,
+					parameters: { ...(node.parameters as IDataObject), waitForCompletion: true },
+				} as typeof addAndWait;
+				const waiting = await runNode(context.sim, spec, [{}], { baseUrl: receiver.url });
+				expect(waiting.status).toBe('waiting');
+				const [ack] = waiting.items();
+				await context.sim.waitForDeliveries(1, 5000);
+				const [delivered] = receiver.received;
+				expect(delivered.body.request_id).toBe(ack.request_id);
+				const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
+				const items = resumed.json('Node Under Test');
+				expect(items).toHaveLength(resultCount(delivered.body));
+				expect(items.length).toBeGreaterThan(0);
+				for (const item of items)
+					expect(item).toMatchObject({ request_id: ack.request_id, wait_status: 'completed' });
+			} finally {
+				await receiver.close();
+			}
+		},
+	);
+
+	it('E-commerce Search does not wait when the service answers with the results at once', async () => {
+		context.sim.configure({ ecommerceResponse: 'envelope', productCount: 5 });
+		const run = await runNode(context.sim, {
+			type: 'n8n-nodes-review-scraping.ecommerceSearch',
+			parameters: {
+				resource: 'product',
+				operation: 'search',
+				keyword: 'headphones',
+				waitForCompletion: true,
+			},
+		});
+		expect(run.status).toBe('success');
+		const items = run.items();
+		expect(items).toHaveLength(5);
+		for (const item of items) expect(item.wait_status).toBe('completed');
+	});
+});

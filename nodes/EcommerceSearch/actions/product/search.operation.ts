@@ -2,6 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
+import {
+	completedResults,
+	isWaitingRequested,
+	resumeCallbackUrl,
+	waitForCallback,
+	withWaitForCompletion,
+} from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
 import { OPERATOR_LABELS, RANGE_FILTERS, RANGE_OPERATORS } from './filters';
 import {
@@ -267,19 +274,20 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['product'], operation: ['search'] } },
-	properties,
+	withWaitForCompletion(properties, 'callbackUrl'),
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const parameter = (name: string, fallback: unknown = undefined) =>
 		this.getNodeParameter(name, itemIndex, fallback);
 	const additional = parameter('additionalFields', {}) as IDataObject;
+	const waiting = isWaitingRequested.call(this, itemIndex);
 	const body = buildSearchBody(new FieldReader(this.getNode(), itemIndex), {
 		keyword: parameter('keyword', ''),
 		searchUrl: parameter('searchUrl', ''),
 		sources: parameter('sources', []),
 		otherSources: parameter('otherSources', ''),
-		callbackUrl: parameter('callbackUrl', ''),
+		callbackUrl: waiting ? resumeCallbackUrl.call(this, itemIndex) : parameter('callbackUrl', ''),
 		filters: parameter('filters', {}),
 		page: additional.page,
 		perPage: additional.perPage,
@@ -292,9 +300,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		body,
 		itemIndex,
 	})) as IDataObject;
-	return searchOutputItems(
-		response ?? {},
-		parameter('output', 'products') as SearchOutput,
-		parameter('includeSummary', false) as boolean,
-	);
+	const output = parameter('output', 'products') as SearchOutput;
+	const includeSummary = parameter('includeSummary', false) as boolean;
+	// The service may answer with the results at once: then there is nothing to wait for.
+	if (waiting && !Array.isArray(response?.results)) {
+		await waitForCallback.call(this, itemIndex, response?.request_id);
+		return [response];
+	}
+	const items = searchOutputItems(response ?? {}, output, includeSummary);
+	return waiting ? completedResults(items) : items;
 }

@@ -6,20 +6,13 @@ import {
 	isWaitingRequested,
 	resumeCallbackUrl,
 	waitForCallback,
-	waitForCompletionFields,
+	withWaitForCompletion,
 } from '../../../shared/waitForCompletion';
 import { profileFields, readProfileParameters } from './fields';
 
-// With Wait for Completion the node supplies the callback itself, so the field is hidden.
-const fields = profileFields.map((field) =>
-	field.name === 'callback'
-		? { ...field, displayOptions: { hide: { waitForCompletion: [true] } } }
-		: field,
-);
-
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['add'] } },
-	[...fields, ...waitForCompletionFields],
+	withWaitForCompletion(profileFields, 'callback'),
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

@@ -2,6 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
+import {
+	isWaitingRequested,
+	resumeCallbackUrl,
+	waitForCallback,
+	withWaitForCompletion,
+} from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
 import { callbackUrlField, externalIdentifierOption } from '../fields';
 import { buildPhotoSearchBody } from '../payload';
@@ -32,21 +38,26 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['photoPost'], operation: ['search'] } },
-	properties,
+	withWaitForCompletion(properties, 'callbackUrl'),
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const waiting = isWaitingRequested.call(this, itemIndex);
 	const body = buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
 		keyword: this.getNodeParameter('keyword', itemIndex, ''),
-		callbackUrl: this.getNodeParameter('callbackUrl', itemIndex, ''),
+		callbackUrl: waiting
+			? resumeCallbackUrl.call(this, itemIndex)
+			: this.getNodeParameter('callbackUrl', itemIndex, ''),
 		externalIdentifier: additional.externalIdentifier,
 	});
-	return await apiRequest.call(this, {
+	const acknowledgement = (await apiRequest.call(this, {
 		api: 'photo',
 		method: 'POST',
 		path: '/v1/search',
 		body,
 		itemIndex,
-	});
+	})) as IDataObject;
+	if (waiting) await waitForCallback.call(this, itemIndex, acknowledgement.request_id);
+	return acknowledgement;
 }
