@@ -1,0 +1,555 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { runNode, useSimulator } from './fixtures';
+
+const context = useSimulator();
+const TYPES = {
+	review: 'n8n-nodes-review-scraping.reviewScraper',
+	scheduler: 'n8n-nodes-review-scraping.scrapingScheduler',
+	ecommerce: 'n8n-nodes-review-scraping.ecommerceSearch',
+	social: 'n8n-nodes-review-scraping.socialScraper',
+};
+
+const profileAdd = (extra: IDataObject) => ({
+	type: TYPES.review,
+	parameters: {
+		resource: 'profile',
+		operation: 'add',
+		url: 'https://reviews.example.com/b/1',
+		...extra,
+	},
+});
+const profileAddMany = (extra: IDataObject) => ({
+	type: TYPES.review,
+	parameters: { resource: 'profile', operation: 'addMany', url: '={{ $json.url }}', ...extra },
+});
+const schedule = (extra: IDataObject) => ({
+	type: TYPES.scheduler,
+	parameters: {
+		resource: 'schedule',
+		operation: 'create',
+		service: 'rsapi',
+		endpoint: 'add',
+		frequency: 'daily',
+		queryParameters: { parameter: [{ name: 'url', value: 'https://reviews.example.com/b/1' }] },
+		...extra,
+	},
+});
+const productSearch = (extra: IDataObject) => ({
+	type: TYPES.ecommerce,
+	parameters: {
+		resource: 'product',
+		operation: 'search',
+		keyword: 'headphones',
+		callbackUrl: 'https://n8n.example.com/webhook/p',
+		...extra,
+	},
+});
+const social = (resource: string, operation: string, extra: IDataObject) => ({
+	type: TYPES.social,
+	parameters: { resource, operation, ...extra },
+});
+const photoSearch = (extra: IDataObject) =>
+	social('photoPost', 'search', {
+		keyword: '#pizza',
+		callbackUrl: 'https://n8n.example.com/webhook/ph',
+		...extra,
+	});
+const scrape = (extra: IDataObject) =>
+	social('socialPost', 'scrape', {
+		url: 'https://social.example.com/p/1',
+		callbackUrl: 'https://n8n.example.com/webhook/s',
+		...extra,
+	});
+const locator = (value: string) => ({ __rl: true, mode: 'id', value });
+const long = 'x'.repeat(256);
+const range = (...conditions: Array<[string, unknown]>) => ({
+	condition: conditions.map(([operator, value]) => ({ operator, value })),
+});
+
+// [case, node, input items, field named in the error, item named in the error]
+type Case = [string, { type: string; parameters: IDataObject }, IDataObject[], RegExp, number];
+
+const cases: Case[] = [
+	[
+		'profile add: no url, query or place ID',
+		profileAdd({ url: '' }),
+		[{}],
+		/Profile URL, Search Query or Place ID is required/,
+		0,
+	],
+	[
+		'profile add: url not http',
+		profileAdd({ url: 'ftp://x.example.com' }),
+		[{}],
+		/^Profile URL must be an http/,
+		0,
+	],
+	[
+		'profile add: impossible date',
+		profileAdd({ additionalFields: { fromDate: '2026-02-30' } }),
+		[{}],
+		/^Reviews Since must be a date/,
+		0,
+	],
+	[
+		'profile add: day-first date',
+		profileAdd({ additionalFields: { fromDate: '31/01/2026' } }),
+		[{}],
+		/^Reviews Since must be a date/,
+		0,
+	],
+	[
+		'profile add: date in words',
+		profileAdd({ additionalFields: { fromDate: 'tomorrow' } }),
+		[{}],
+		/^Reviews Since must be a date/,
+		0,
+	],
+	[
+		'profile add: external identifier of 256',
+		profileAdd({ additionalFields: { externalIdentifier: long } }),
+		[{}],
+		/^External Identifier must be at most 255/,
+		0,
+	],
+	[
+		'profile add: blocks as words from an expression',
+		profileAdd({ additionalFields: { blocks: '={{ $json.n }}' } }),
+		[{ n: 'ten' }],
+		/^Latest Reviews Count must be a whole number/,
+		0,
+	],
+	[
+		'profile add: fractional blocks',
+		profileAdd({ additionalFields: { blocks: 2.5 } }),
+		[{}],
+		/^Latest Reviews Count must be a whole number/,
+		0,
+	],
+	[
+		'profile add: zero blocks',
+		profileAdd({ additionalFields: { blocks: 0 } }),
+		[{}],
+		/^Latest Reviews Count must be at least 1/,
+		0,
+	],
+	[
+		'profile add: negative diff',
+		profileAdd({ additionalFields: { diff: -3 } }),
+		[{}],
+		/^Only Reviews Since Job must be at least 1/,
+		0,
+	],
+	[
+		'profile add: callback not a URL',
+		profileAdd({ callback: 'my-server/hook' }),
+		[{}],
+		/^Callback URL must be an http/,
+		0,
+	],
+	[
+		'profile add: query that is an object',
+		profileAdd({ url: '', query: '={{ $json.q }}' }),
+		[{ q: { a: 1 } }],
+		/^Search Query must be text, got an object/,
+		0,
+	],
+	[
+		'profile add: bad url from the item',
+		profileAdd({ url: '={{ $json.url }}' }),
+		[{ url: 'nope' }, { url: 'https://a.example.com' }],
+		/^Profile URL must be an http/,
+		0,
+	],
+	[
+		'add many: third element bad url',
+		profileAddMany({}),
+		[
+			{ url: 'https://a.example.com/1' },
+			{ url: 'https://a.example.com/2' },
+			{ url: 'a.example.com/3' },
+		],
+		/^Profile URL must be an http/,
+		2,
+	],
+	[
+		'add many: long external identifier',
+		profileAddMany({ additionalFields: { externalIdentifier: '={{ $json.ref }}' } }),
+		[
+			{ url: 'https://a.example.com/1', ref: 'ok' },
+			{ url: 'https://a.example.com/2', ref: long },
+		],
+		/^External Identifier must be at most 255/,
+		1,
+	],
+	[
+		'add many: empty element',
+		profileAddMany({}),
+		[{ url: '' }],
+		/Profile URL, Search Query or Place ID is required/,
+		0,
+	],
+	[
+		'respond job get: zero id',
+		{ type: TYPES.review, parameters: { resource: 'respondJob', operation: 'get', jobId: 0 } },
+		[{}],
+		/^Job ID must be at least 1/,
+		0,
+	],
+	[
+		'respond job get: id as words',
+		{
+			type: TYPES.review,
+			parameters: { resource: 'respondJob', operation: 'get', jobId: '={{ $json.id }}' },
+		},
+		[{ id: 'abc' }],
+		/^Job ID must be a whole number/,
+		0,
+	],
+	[
+		'respond job get many: limit 0',
+		{
+			type: TYPES.review,
+			parameters: { resource: 'respondJob', operation: 'getAll', returnAll: false, limit: 0 },
+		},
+		[{}],
+		/^Limit must be at least 1/,
+		0,
+	],
+	[
+		'listing audit: negative job',
+		{ type: TYPES.review, parameters: { resource: 'listingAudit', operation: 'get', jobId: -1 } },
+		[{}],
+		/^Job ID must be at least 1/,
+		0,
+	],
+	[
+		'listing audit: empty job',
+		{
+			type: TYPES.review,
+			parameters: { resource: 'listingAudit', operation: 'get', jobId: '={{ "" }}' },
+		},
+		[{}],
+		/^Job ID is required/,
+		0,
+	],
+	[
+		'schedule: unknown service',
+		schedule({ service: '={{ "xyz" }}' }),
+		[{}],
+		/^Service must be one of rsapi, riapi/,
+		0,
+	],
+	[
+		'schedule: endpoint of the other service',
+		schedule({ endpoint: '={{ "profiles" }}' }),
+		[{}],
+		/^Endpoint must be one of add, add_bulk/,
+		0,
+	],
+	[
+		'schedule: unknown frequency',
+		schedule({ frequency: '={{ "hourly" }}' }),
+		[{}],
+		/^Frequency must be one of/,
+		0,
+	],
+	[
+		'schedule: neither query parameters nor body',
+		schedule({ queryParameters: {} }),
+		[{}],
+		/^Query Parameters or Body is required/,
+		0,
+	],
+	[
+		'schedule: the service token header',
+		schedule({ headers: { parameter: [{ name: 'spiderman-token', value: 't' }] } }),
+		[{}],
+		/^Headers must not contain "spiderman-token"/,
+		0,
+	],
+	[
+		'schedule: the review index api_key',
+		schedule({
+			service: 'riapi',
+			endpoint: 'profiles',
+			queryParameters: { parameter: [{ name: 'api_key', value: 'k' }] },
+		}),
+		[{}],
+		/^Query Parameters must not contain "api_key"/,
+		0,
+	],
+	[
+		'schedule: query parameters not JSON',
+		schedule({ parametersInput: 'json', queryParametersJson: '{url:' }),
+		[{}],
+		/^Query Parameters \(JSON\) is not valid JSON/,
+		0,
+	],
+	[
+		'schedule: body JSON is a list for add',
+		schedule({ parametersInput: 'json', queryParametersJson: '{}', bodyJson: '[{}]' }),
+		[{}],
+		/^Body \(JSON\) must be a JSON object/,
+		0,
+	],
+	[
+		'schedule: add_bulk list with a bad element',
+		schedule({ endpoint: 'add_bulk', bulkBody: '[{"url":"https://a.example.com"},{"blocks":2}]' }),
+		[{}],
+		/^Body element 2 "url"/,
+		0,
+	],
+	[
+		'schedule: add_bulk body not a list',
+		schedule({ endpoint: 'add_bulk', bulkBody: '{"url":"https://a.example.com"}' }),
+		[{}],
+		/^Profiles \(JSON List\) must be a JSON list/,
+		0,
+	],
+	[
+		'schedule: header without a name',
+		schedule({ headers: { parameter: [{ name: '', value: 'v' }] } }),
+		[{}],
+		/^Headers has a pair without a name/,
+		0,
+	],
+	[
+		'schedule: malformed from_date for the target',
+		schedule({
+			queryParameters: {
+				parameter: [
+					{ name: 'url', value: 'https://a.example.com' },
+					{ name: 'from_date', value: '2026/01/01' },
+				],
+			},
+		}),
+		[{}],
+		/^Query Parameters "from_date" must be a date/,
+		0,
+	],
+	[
+		'schedule get: id as words',
+		{
+			type: TYPES.scheduler,
+			parameters: { resource: 'schedule', operation: 'get', scheduleId: locator('={{ "abc" }}') },
+		},
+		[{}],
+		/^Schedule must be a whole number/,
+		0,
+	],
+	[
+		'schedule delete: empty id',
+		{
+			type: TYPES.scheduler,
+			parameters: {
+				resource: 'schedule',
+				operation: 'deleteSchedule',
+				scheduleId: locator('={{ "" }}'),
+			},
+		},
+		[{}],
+		/^Schedule is required/,
+		0,
+	],
+	[
+		'schedule get many: limit 0',
+		{
+			type: TYPES.scheduler,
+			parameters: { resource: 'schedule', operation: 'getAll', returnAll: false, limit: 0 },
+		},
+		[{}],
+		/^Limit must be at least 1/,
+		0,
+	],
+	[
+		'product search: both url and keyword',
+		productSearch({ searchUrl: 'https://www.amazon.com/s?k=x' }),
+		[{}],
+		/^Keyword and Search Page URL are both filled/,
+		0,
+	],
+	[
+		'product search: neither url nor keyword',
+		productSearch({ keyword: '' }),
+		[{}],
+		/^Keyword or Search Page URL/,
+		0,
+	],
+	[
+		'product search: per_page 0',
+		productSearch({ additionalFields: { perPage: 0 } }),
+		[{}],
+		/^Results per Page must be at least 1/,
+		0,
+	],
+	[
+		'product search: per_page 501',
+		productSearch({ additionalFields: { perPage: 501 } }),
+		[{}],
+		/^Results per Page must be at most 500/,
+		0,
+	],
+	[
+		'product search: page 0',
+		productSearch({ additionalFields: { page: 0 } }),
+		[{}],
+		/^Page must be at least 1/,
+		0,
+	],
+	[
+		'product search: limit 0',
+		productSearch({ additionalFields: { limit: 0 } }),
+		[{}],
+		/^Limit must be at least 1/,
+		0,
+	],
+	[
+		'product search: no callback',
+		productSearch({ callbackUrl: '={{ "" }}' }),
+		[{}],
+		/^Callback URL/,
+		0,
+	],
+	[
+		'product search: callback not a URL',
+		productSearch({ callbackUrl: 'hook' }),
+		[{}],
+		/^Callback URL must be an http/,
+		0,
+	],
+	[
+		'product search: unknown range operator',
+		productSearch({ filters: { fullPrice: range(['between', 3]) } }),
+		[{}],
+		/^Full Price/,
+		0,
+	],
+	[
+		'product search: eq mixed with others',
+		productSearch({ filters: { rating: range(['eq', 4], ['gte', 3]) } }),
+		[{}],
+		/^Rating/,
+		0,
+	],
+	[
+		'product search: range value not a number',
+		productSearch({ filters: { reviewCount: range(['gt', '={{ "many" }}']) } }),
+		[{}],
+		/^Review Count/,
+		0,
+	],
+	[
+		'product search: operator twice',
+		productSearch({ filters: { fullPrice: range(['lt', 3], ['lt', 4]) } }),
+		[{}],
+		/^Full Price has "/,
+		0,
+	],
+	[
+		'product search: ranking page not a number',
+		productSearch({ filters: { rankingPages: 'one, two' } }),
+		[{}],
+		/^Ranking Pages/,
+		0,
+	],
+	[
+		'product search: sources with a URL',
+		productSearch({ keyword: '', searchUrl: 'https://www.amazon.com/s?k=x', sources: ['ebay'] }),
+		[{}],
+		/Sources/,
+		0,
+	],
+	[
+		'photo search: empty keyword',
+		photoSearch({ keyword: '={{ "" }}' }),
+		[{}],
+		/^Keyword or Hashtag is required/,
+		0,
+	],
+	[
+		'photo search: no callback',
+		photoSearch({ callbackUrl: '={{ "" }}' }),
+		[{}],
+		/^Callback URL/,
+		0,
+	],
+	[
+		'photo search: external identifier of 256',
+		photoSearch({ additionalFields: { externalIdentifier: long } }),
+		[{}],
+		/^External Identifier must be at most 255/,
+		0,
+	],
+	['social scrape: empty url', scrape({ url: '={{ "" }}' }), [{}], /^Post URL/, 0],
+	[
+		'social scrape: url not http',
+		scrape({ url: 'social.example.com/p/1' }),
+		[{}],
+		/^Post URL must be an http/,
+		0,
+	],
+	[
+		'social scrape: external identifier of 256',
+		scrape({ additionalFields: { externalIdentifier: long } }),
+		[{}],
+		/^External Identifier must be at most 255/,
+		0,
+	],
+	[
+		'photo results: empty request id',
+		social('photoPost', 'getResults', { requestId: '={{ "" }}' }),
+		[{}],
+		/^Request ID is required/,
+		0,
+	],
+	[
+		'photo results: per_page 0',
+		social('photoPost', 'getResults', {
+			requestId: 'r-1',
+			returnAll: false,
+			options: { perPage: 0 },
+		}),
+		[{}],
+		/^Results per Page must be at least 1/,
+		0,
+	],
+	[
+		'photo status: empty request id',
+		social('photoPost', 'getStatus', { requestId: '={{ "" }}' }),
+		[{}],
+		/^Request ID is required/,
+		0,
+	],
+	[
+		'social results: empty request id',
+		social('socialPost', 'getResults', { requestId: '={{ "" }}' }),
+		[{}],
+		/^Request ID is required/,
+		0,
+	],
+	[
+		'video status: empty request id',
+		social('videoRequest', 'getStatus', { requestId: '={{ "" }}' }),
+		[{}],
+		/^Request ID is required/,
+		0,
+	],
+];
+
+describe('bad input is refused before any request, naming the field and the item', () => {
+	it('has at least 50 cases', () => {
+		expect(cases.length).toBeGreaterThanOrEqual(50);
+	});
+
+	it.each(cases)('%s', async (_name, node, items, field, itemIndex) => {
+		const run = await runNode(context.sim, node, items);
+		expect(run.status).toBe('error');
+		const message = String(run.error?.message);
+		expect(message).toMatch(field);
+		expect(message).toContain(`(item ${itemIndex})`);
+		expect((run.error as unknown as { context?: IDataObject }).context?.itemIndex).toBe(itemIndex);
+		expect(context.sim.requests()).toHaveLength(0);
+	});
+});
