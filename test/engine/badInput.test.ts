@@ -544,7 +544,7 @@ describe('bad input is refused before any request, naming the field and the item
 	});
 
 	it.each(cases)('%s', async (_name, node, items, field, itemIndex) => {
-		const run = await runNode(context.sim, node, items);
+		const run = await runNode(context.sim, node as Parameters<typeof runNode>[1], items);
 		expect(run.status).toBe('error');
 		const message = String(run.error?.message);
 		expect(message).toMatch(field);
