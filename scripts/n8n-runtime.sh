@@ -23,9 +23,11 @@ with_heartbeat() {
 	local start=$SECONDS
 	(
 		while sleep 20; do
-			local n=0
-			[ -d "$dir/node_modules" ] && n=$(find "$dir/node_modules" -maxdepth 2 -name package.json 2>/dev/null | wc -l)
-			log "$label: $((SECONDS - start)) s, $n packages so far"
+			if [ -n "$dir" ] && [ -d "$dir/node_modules" ]; then
+				log "$label: $((SECONDS - start)) s, $(find "$dir/node_modules" -mindepth 1 -maxdepth 1 | wc -l) top-level packages so far"
+			else
+				log "$label: $((SECONDS - start)) s"
+			fi
 		done
 	) &
 	local beat=$!
@@ -47,7 +49,7 @@ find_node24() {
 		return
 	fi
 	local b
-	for b in "$NODE_DIR"/node_modules/node/node_modules/node-*/bin; do
+	for b in "$NODE_DIR"/node_modules/node/node_modules/node-*/bin "$NODE_DIR"/node_modules/node-*/bin; do
 		if [ -x "$b/node" ] && [ "$(node_major "$b/node")" -eq "$NODE_MAJOR" ]; then
 			echo "$b"
 			return
@@ -63,7 +65,14 @@ if [ -z "$NODE_BIN" ]; then
 	with_heartbeat "node@$NODE_MAJOR" "$NODE_DIR" \
 		npm install --prefix "$NODE_DIR" --no-audit --no-fund --loglevel=warn "node@$NODE_MAJOR"
 	NODE_BIN="$(find_node24)"
-	[ -n "$NODE_BIN" ] || { log "node@$NODE_MAJOR installed but no usable binary found"; exit 1; }
+	if [ -z "$NODE_BIN" ]; then
+		# node@24 fetches its platform package in a preinstall script, which npm may be set to skip.
+		platform="node-$(node -p 'process.platform + "-" + process.arch')"
+		log "node@$NODE_MAJOR brought no binary: installing $platform@$NODE_MAJOR directly"
+		npm install --prefix "$NODE_DIR" --no-audit --no-fund --loglevel=warn "$platform@$NODE_MAJOR" >&2
+		NODE_BIN="$(find_node24)"
+	fi
+	[ -n "$NODE_BIN" ] || { log "no usable Node $NODE_MAJOR binary in .cache/node$NODE_MAJOR"; exit 1; }
 fi
 # The headers live next to bin/ (include/node): node-gyp needs that folder, not the machine's default.
 NODE_HOME="$(dirname "$NODE_BIN")"
@@ -87,14 +96,13 @@ else
 }
 JSON
 	export PATH="$NODE_BIN:$PATH"
-	export npm_config_nodedir="$NODE_HOME"
 	log "installing n8n $N8N_VERSION into .cache/n8n-$N8N_VERSION (about 5 minutes the first time)"
 	# Install scripts stay off: the Kafka client's native build downloads sources and fails offline.
 	with_heartbeat "npm install n8n@$N8N_VERSION" "$N8N_DIR" \
 		npm install --prefix "$N8N_DIR" --ignore-scripts --no-audit --no-fund --loglevel=warn
 	# sqlite3's prebuilt download cannot work here: compile it against Node 24's headers.
-	with_heartbeat 'npm rebuild sqlite3 (compiles from source)' "$N8N_DIR" \
-		bash -c 'cd "$1" && npm rebuild sqlite3 --loglevel=warn' _ "$N8N_DIR"
+	with_heartbeat 'npm rebuild sqlite3 (compiles from source)' '' \
+		env npm_config_nodedir="$NODE_HOME" bash -c 'cd "$1" && npm rebuild sqlite3 --loglevel=warn' _ "$N8N_DIR"
 	(cd "$N8N_DIR" && "$NODE_BIN/node" -e "require('sqlite3')") >&2 ||
 		{ log 'sqlite3 does not load under Node 24'; exit 1; }
 	date -u +%FT%TZ >"$MARKER"

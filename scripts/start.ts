@@ -1,0 +1,192 @@
+/**
+ * `npm start`: builds the package, starts the simulator and a real n8n with the package installed
+ * as the community-node installer does, points credentials at the simulator, imports examples/.
+ * State (database, API key, encryption key) persists in .cache/n8n-home. Ctrl-C stops everything.
+ * Environment: N8N_PORT (5678), SIM_PORT (4010).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+import { createSimulator, type Simulator } from '../simulator/server';
+import { HttpError, N8nClient, type Owner } from '../test/e2e/harness/client';
+import { isWebhookTriggered, loadExamples, prepareExample } from '../test/e2e/harness/examples';
+import { builtCredentialTypes, simulatorCredentialData } from '../test/e2e/harness/fixtures';
+import { assertPackageLoaded, startN8n, type N8nInstance } from '../test/e2e/harness/n8n-process';
+import {
+	buildPackage,
+	installPackage,
+	packageName,
+	packPackage,
+} from '../test/e2e/harness/package';
+import { cacheDir, ensureRuntime, n8nVersion, repoRoot } from '../test/e2e/harness/paths';
+
+const home = path.join(cacheDir, 'n8n-home');
+const n8nPort = Number(process.env.N8N_PORT ?? 5678);
+const simPort = Number(process.env.SIM_PORT ?? 4010);
+
+const owner: Owner = {
+	email: 'demo@example.com',
+	password: 'Review-Scraper-1',
+	firstName: 'Demo',
+	lastName: 'User',
+};
+
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+const say = (message: string) => process.stdout.write(`[start ${elapsed()}] ${message}\n`);
+
+function assertPortFree(port: number, variable: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', () =>
+			reject(
+				new Error(`port ${port} on 127.0.0.1 is in use: stop what uses it or set ${variable}`),
+			),
+		);
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+	});
+}
+
+/** A value generated once and kept in the persistent user folder. */
+function persisted(file: string, create: () => string): string {
+	const full = path.join(home, file);
+	if (existsSync(full)) return readFileSync(full, 'utf8').trim();
+	const value = create();
+	writeFileSync(full, `${value}\n`, { mode: 0o600 });
+	return value;
+}
+
+async function ensureApiKey(client: N8nClient): Promise<void> {
+	const file = path.join(home, 'api-key');
+	if (existsSync(file)) {
+		client.apiKey = readFileSync(file, 'utf8').trim();
+		try {
+			await client.api('GET', '/workflows?limit=1');
+			return;
+		} catch (error) {
+			if (!(error instanceof HttpError && error.status === 401)) throw error;
+		}
+	}
+	writeFileSync(file, `${await client.createApiKey('npm start')}\n`, { mode: 0o600 });
+}
+
+async function upsertCredentials(client: N8nClient, simulator: Simulator) {
+	const existing = (
+		await client.api<{ data: Array<{ id: string; name: string; type: string }> }>(
+			'GET',
+			'/credentials?limit=250',
+		)
+	).data;
+	const result: Record<string, { id: string; name: string }> = {};
+	for (const credential of builtCredentialTypes()) {
+		const name = `${credential.displayName} (simulator)`;
+		const data = simulatorCredentialData(credential, simulator);
+		const found = existing.find((c) => c.name === name && c.type === credential.name);
+		if (found) {
+			// The simulator's port may have changed since the last start.
+			await client.api('PATCH', `/credentials/${found.id}`, { data });
+			result[credential.name] = { id: found.id, name };
+		} else {
+			result[credential.name] = await client.createCredential(name, credential.name, data);
+		}
+	}
+	return result;
+}
+
+async function importExamples(
+	client: N8nClient,
+	credentials: Record<string, { id: string; name: string }>,
+	n8nUrl: string,
+): Promise<string[]> {
+	const lines: string[] = [];
+	for (const { file, workflow } of loadExamples()) {
+		const query = new URLSearchParams({ name: workflow.name });
+		const { data } = await client.api<{ data: Array<{ id: string; active: boolean }> }>(
+			'GET',
+			`/workflows?${query}`,
+		);
+		// A workflow imported by an earlier start may have been edited since: leave it alone.
+		let id = data[0]?.id;
+		if (!id) {
+			({ id } = await client.createWorkflow(prepareExample(workflow, { credentials, n8nUrl })));
+			if (isWebhookTriggered(workflow)) await client.activate(id);
+		}
+		lines.push(`  ${workflow.name}\n    ${n8nUrl}/workflow/${id}  (examples/${file})`);
+	}
+	return lines;
+}
+
+async function main() {
+	mkdirSync(home, { recursive: true });
+	await assertPortFree(n8nPort, 'N8N_PORT');
+	await assertPortFree(simPort, 'SIM_PORT');
+
+	say(`Node 24 and n8n ${n8nVersion} (first run installs them: about 5 minutes)`);
+	ensureRuntime();
+	say('building the package');
+	buildPackage();
+	say('packing it and installing it into .cache/n8n-home as the community-node installer does');
+	installPackage(home, packPackage());
+
+	const simulator = createSimulator({ port: simPort });
+	await simulator.start();
+	say(`simulator listening on 127.0.0.1:${simPort}`);
+
+	let n8n: N8nInstance | undefined;
+	let stopping = false;
+	const stop = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write('\nstopping n8n and the simulator...\n');
+		await Promise.allSettled([n8n?.stop(), simulator.stop()]);
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+
+	try {
+		say('starting n8n');
+		n8n = await startN8n({
+			name: 'start',
+			userFolder: home,
+			port: n8nPort,
+			encryptionKey: persisted('encryption-key', () => randomBytes(24).toString('hex')),
+		});
+		assertPackageLoaded(n8n, packageName);
+		const client = new N8nClient(n8n.url);
+		await client.signIn(owner);
+		await ensureApiKey(client);
+		const credentials = await upsertCredentials(client, simulator);
+		const workflows = await importExamples(client, credentials, n8n.url);
+
+		const logFile = path.relative(repoRoot, n8n.logFile);
+		process.stdout.write(
+			[
+				'',
+				`n8n ${n8nVersion} with ${packageName} is ready (${elapsed()})`,
+				'',
+				`  Editor    ${n8n.url}`,
+				`  Login     ${owner.email}  /  ${owner.password}`,
+				'',
+				`Credentials (pointing at the simulator on 127.0.0.1:${simPort}):`,
+				...Object.values(credentials).map((c) => `  ${c.name}`),
+				'',
+				'Example workflows:',
+				...workflows,
+				'',
+				`n8n log: ${logFile}. Ctrl-C stops n8n and the simulator.`,
+				'',
+			].join('\n'),
+		);
+	} catch (error) {
+		process.stderr.write(`\n${(error as Error).stack ?? error}\n`);
+		await stop(1);
+	}
+}
+
+main().catch((error) => {
+	process.stderr.write(`${(error as Error).stack ?? error}\n`);
+	process.exit(1);
+});

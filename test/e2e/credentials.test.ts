@@ -1,0 +1,65 @@
+import type { Simulator } from '../../simulator/server';
+import type { N8nClient } from './harness/client';
+import {
+	builtCredentialTypes,
+	secretField,
+	simulatorCredentialData,
+	startSimulator,
+} from './harness/fixtures';
+import { connect } from './harness/state';
+
+let client: N8nClient;
+let simulator: Simulator;
+
+beforeAll(async () => {
+	({ client } = connect());
+	simulator = await startSimulator();
+});
+
+afterAll(async () => {
+	await simulator?.stop();
+});
+
+const credentials = builtCredentialTypes();
+
+describe.each(credentials.map((c) => [c.name, c] as const))(
+	'credential test of %s',
+	(_, credential) => {
+		it('succeeds against the simulator with the right secret', async () => {
+			simulator.clearRequests();
+			const result = await client.testCredential(
+				credential.name,
+				simulatorCredentialData(credential, simulator),
+			);
+			expect(result).toEqual(expect.objectContaining({ status: 'OK' }));
+			// The test request really reached the simulator, with the secret in the credential's header.
+			const [request] = simulator.requests();
+			expect(request).toBeDefined();
+			expect(request.responseStatus).toBe(200);
+			expect(Object.values(request.headers)).toContain(
+				simulatorCredentialData(credential, simulator)[secretField(credential)],
+			);
+		});
+
+		it('fails with a clear message, without echoing the secret, for a wrong secret', async () => {
+			const wrong = `wrong-${credential.name}-secret`;
+			const result = await client.testCredential(
+				credential.name,
+				simulatorCredentialData(credential, simulator, { [secretField(credential)]: wrong }),
+			);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/401|authori[sz]|credential|invalid|token|key/i);
+			expect(result.message).not.toContain(wrong);
+		});
+
+		it('fails with a clear message when the service cannot be reached', async () => {
+			const data = simulatorCredentialData(credential, simulator);
+			for (const [field, value] of Object.entries(data)) {
+				if (value.startsWith('http://')) data[field] = 'http://127.0.0.1:9/unreachable';
+			}
+			const result = await client.testCredential(credential.name, data);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/ECONNREFUSED|refused|connect/i);
+		});
+	},
+);

@@ -1,0 +1,102 @@
+import type { Simulator } from '../../simulator/server';
+import type { N8nClient, WorkflowDefinition } from './harness/client';
+import { isWebhookTriggered, loadExamples, prepareExample } from './harness/examples';
+import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { connect, type SuiteState } from './harness/state';
+import { nodeOutput, webhookNode } from './harness/workflows';
+
+let client: N8nClient;
+let state: SuiteState;
+let simulator: Simulator;
+let credentials: Record<string, { id: string; name: string }>;
+
+const examples = loadExamples();
+const byFile = (file: string) => {
+	const example = examples.find((e) => e.file === file);
+	if (!example) throw new Error(`examples/${file} is missing`);
+	return prepareExample(example.workflow, { credentials, n8nUrl: state.n8nUrl });
+};
+
+beforeAll(async () => {
+	({ client, state } = connect());
+	simulator = await startSimulator();
+	credentials = await createSimulatorCredentials(client, simulator, 'examples e2e');
+});
+
+afterAll(async () => {
+	await simulator?.stop();
+});
+
+/** Runs a manually triggered example through a webhook put in place of its Manual Trigger. */
+async function runManualExample(workflow: WorkflowDefinition, path: string) {
+	const nodes = workflow.nodes.map((node) =>
+		node.type === 'n8n-nodes-base.manualTrigger'
+			? { ...webhookNode(path), name: node.name, position: node.position }
+			: node,
+	);
+	expect(nodes.some((node) => node.type === 'n8n-nodes-base.webhook')).toBe(true);
+	const { id } = await client.createWorkflow({ ...workflow, nodes });
+	await client.activate(id);
+	try {
+		const res = await client.callWebhook(path, {});
+		expect(res.status).toBe(200);
+		const [execution] = await client.waitForExecutions(id, 1);
+		return execution;
+	} finally {
+		await client.deactivate(id);
+	}
+}
+
+describe('examples/', () => {
+	it('has examples, each using only node types this n8n has loaded', async () => {
+		expect(examples.length).toBeGreaterThanOrEqual(3);
+		const loaded = new Set((await client.nodeTypes()).map((type) => type.name));
+		for (const { file, workflow } of examples) {
+			const missing = workflow.nodes.map((n) => n.type).filter((type) => !loaded.has(type));
+			expect({ file, missing }).toEqual({ file, missing: [] });
+		}
+	});
+
+	it('Profile Add with a callback: the receiver example gets one item per collected review', async () => {
+		const receiver = byFile('review-callback-receiver.json');
+		expect(isWebhookTriggered(receiver)).toBe(true);
+		const { id: receiverId } = await client.createWorkflow(receiver);
+		await client.activate(receiverId);
+		try {
+			const queue = byFile('queue-review-profile.json');
+			const submitted = await runManualExample(queue, 'example-queue-review-profile');
+			expect(submitted.status).toBe('success');
+			const [ack] = nodeOutput(submitted, 'Queue Review Profile');
+			expect(ack.success).toBe(true);
+
+			const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+			expect(delivery.state).toBe('delivered');
+			const payload = delivery.payload as { job_id: number; reviews: unknown[] };
+			expect(payload.job_id).toBe(ack.job_id);
+
+			const [received] = await client.waitForExecutions(receiverId, 1, 20_000);
+			const reviews = nodeOutput(received, 'One Item per Review');
+			expect(reviews.length).toBe(payload.reviews.length);
+			expect(reviews.length).toBeGreaterThan(0);
+			expect(reviews).toEqual(payload.reviews);
+		} finally {
+			await client.deactivate(receiverId);
+		}
+	});
+
+	it('Respond jobs and their listing audits: one audit per respond job', async () => {
+		const execution = await runManualExample(
+			byFile('respond-jobs-and-listing-audit.json'),
+			'example-respond-jobs',
+		);
+		expect(execution.status).toBe('success');
+		const jobs = nodeOutput(execution, 'Get Respond Jobs');
+		expect(jobs).toEqual(simulator.state.respondJobs.slice(0, 3));
+		const audits = nodeOutput(execution, 'Get Listing Audit');
+		expect(audits).toHaveLength(3);
+		for (const audit of audits) {
+			expect(Array.isArray(audit.local_nap_sources)).toBe(true);
+			expect((audit.local_nap_sources as unknown[]).length).toBeGreaterThan(0);
+		}
+	});
+});

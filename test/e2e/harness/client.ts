@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export const defaultOwner: Owner = {
+	email: 'owner@example.com',
+	password: 'E2e-Passw0rd!',
+	firstName: 'Test',
+	lastName: 'Owner',
+};
+
+export interface WorkflowNode {
+	id?: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	continueOnFail?: boolean;
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+}
+
+export interface WorkflowDefinition {
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+}
+
+export interface Execution {
+	id: string;
+	finished: boolean;
+	mode: string;
+	status: string;
+	workflowId: string;
+	startedAt: string;
+	stoppedAt: string | null;
+	data?: {
+		resultData: {
+			runData: Record<string, Array<NodeRun>>;
+			error?: { message: string };
+			lastNodeExecuted?: string;
+		};
+	};
+}
+
+export interface NodeRun {
+	executionStatus?: string;
+	error?: { message: string; description?: string };
+	data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
+}
+
+export class HttpError extends Error {
+	constructor(
+		readonly status: number,
+		readonly body: unknown,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Talks to one n8n instance: its internal REST API (as the editor) and its public API. */
+export class N8nClient {
+	browserId: string = randomUUID();
+	private cookie = '';
+	apiKey = '';
+
+	constructor(readonly baseUrl: string) {}
+
+	/** n8n rate-limits logins, so test files reuse the session global setup opened. */
+	get session(): { browserId: string; cookie: string } {
+		return { browserId: this.browserId, cookie: this.cookie };
+	}
+
+	useSession(session: { browserId: string; cookie: string }): void {
+		this.browserId = session.browserId;
+		this.cookie = session.cookie;
+	}
+
+	private async request(
+		method: string,
+		path: string,
+		body: unknown,
+		headers: Record<string, string>,
+	): Promise<Response> {
+		const res = await fetch(`${this.baseUrl}${path}`, {
+			method,
+			headers: {
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...headers,
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(60_000),
+		});
+		if (!res.ok) {
+			const text = await res.text();
+			let parsed: unknown = text;
+			try {
+				parsed = JSON.parse(text);
+			} catch {
+				// keep the text
+			}
+			throw new HttpError(
+				res.status,
+				parsed,
+				`${method} ${path} → ${res.status}: ${text.slice(0, 500)}`,
+			);
+		}
+		return res;
+	}
+
+	private sessionHeaders(): Record<string, string> {
+		return { 'browser-id': this.browserId, ...(this.cookie ? { cookie: this.cookie } : {}) };
+	}
+
+	/** Internal REST API, as the editor calls it; the session cookie is bound to `browser-id`. */
+	async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+		const res = await this.request(method, `/rest${path}`, body, this.sessionHeaders());
+		const setCookie = res.headers.getSetCookie?.() ?? [];
+		const auth = setCookie.find((c) => c.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const json = (await res.json()) as { data: T };
+		return json.data;
+	}
+
+	/** Public API (`/api/v1`), authenticated by the API key. */
+	async api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+		const res = await this.request(method, `/api/v1${path}`, body, {
+			'x-n8n-api-key': this.apiKey,
+		});
+		const text = await res.text();
+		return (text ? JSON.parse(text) : undefined) as T;
+	}
+
+	/** Sets up the owner on a new instance, or just logs in when one exists already. */
+	async signIn(owner: Owner = defaultOwner): Promise<void> {
+		const settings = await this.rest<{ userManagement: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/settings',
+		);
+		if (settings.userManagement.showSetupOnFirstLoad) {
+			await this.rest('POST', '/owner/setup', owner);
+		}
+		await this.rest('POST', '/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
+	}
+
+	async createApiKey(label = `e2e-${Date.now()}`): Promise<string> {
+		const scopes = await this.rest<string[]>('GET', '/api-keys/scopes');
+		const key = await this.rest<{ rawApiKey: string }>('POST', '/api-keys', {
+			label,
+			scopes,
+			expiresAt: null,
+		});
+		this.apiKey = key.rawApiKey;
+		return key.rawApiKey;
+	}
+
+	async createCredential(
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<{ id: string; name: string }> {
+		const created = await this.api<{ id: string; name: string }>('POST', '/credentials', {
+			name,
+			type,
+			data,
+		});
+		return { id: created.id, name: created.name };
+	}
+
+	/** The editor's "Test" button on a credential form. */
+	async testCredential(
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<{ status: 'OK' | 'Error'; message: string }> {
+		return await this.rest('POST', '/credentials/test', {
+			credentials: { id: '', name: `test ${type}`, type, data },
+		});
+	}
+
+	async createWorkflow(workflow: WorkflowDefinition): Promise<{ id: string }> {
+		return await this.api('POST', '/workflows', {
+			settings: { executionOrder: 'v1' },
+			...workflow,
+		});
+	}
+
+	async getWorkflow(id: string): Promise<WorkflowDefinition & { id: string; active: boolean }> {
+		return await this.api('GET', `/workflows/${id}`);
+	}
+
+	async activate(id: string): Promise<void> {
+		await this.api('POST', `/workflows/${id}/activate`);
+	}
+
+	async deactivate(id: string): Promise<void> {
+		await this.api('POST', `/workflows/${id}/deactivate`);
+	}
+
+	async deleteWorkflow(id: string): Promise<void> {
+		await this.api('DELETE', `/workflows/${id}`);
+	}
+
+	async listExecutions(query: {
+		workflowId?: string;
+		status?: string;
+		includeData?: boolean;
+		limit?: number;
+	}): Promise<Execution[]> {
+		const params = new URLSearchParams();
+		for (const [key, value] of Object.entries(query)) {
+			if (value !== undefined) params.set(key, String(value));
+		}
+		const page = await this.api<{ data: Execution[] }>('GET', `/executions?${params}`);
+		return page.data;
+	}
+
+	async getExecution(id: string): Promise<Execution> {
+		return await this.api('GET', `/executions/${id}?includeData=true`);
+	}
+
+	/** Waits for `count` executions of a workflow that are no longer running, newest first. */
+	async waitForExecutions(workflowId: string, count = 1, timeoutMs = 30_000): Promise<Execution[]> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const executions = await this.listExecutions({ workflowId, includeData: true, limit: 100 });
+			const done = executions.filter((e) => !['running', 'new', 'waiting'].includes(e.status));
+			if (done.length >= count) return done;
+			if (Date.now() > deadline) {
+				throw new Error(
+					`workflow ${workflowId}: ${done.length}/${count} finished executions after ${timeoutMs} ms ` +
+						`(statuses: ${executions.map((e) => e.status).join(', ') || 'none'})`,
+				);
+			}
+			await sleep(250);
+		}
+	}
+
+	/**
+	 * POSTs to a production webhook. Right after activation n8n may still answer 404 "not
+	 * registered" for a moment, so that answer is retried.
+	 */
+	async callWebhook(path: string, body: unknown, timeoutMs = 10_000): Promise<Response> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const res = await fetch(`${this.baseUrl}/webhook/${path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+				signal: AbortSignal.timeout(120_000),
+			});
+			if (res.status !== 404 || Date.now() > deadline) return res;
+			await res.arrayBuffer();
+			await sleep(200);
+		}
+	}
+
+	/** The catalogues the editor loads: every node type and credential type n8n has loaded. */
+	async nodeTypes(): Promise<
+		Array<{ name: string; displayName: string; version: number | number[] }>
+	> {
+		const res = await this.request('GET', '/types/nodes.json', undefined, this.sessionHeaders());
+		return (await res.json()) as Array<{
+			name: string;
+			displayName: string;
+			version: number | number[];
+		}>;
+	}
+
+	async credentialTypes(): Promise<Array<{ name: string; displayName: string }>> {
+		const res = await this.request(
+			'GET',
+			'/types/credentials.json',
+			undefined,
+			this.sessionHeaders(),
+		);
+		return (await res.json()) as Array<{ name: string; displayName: string }>;
+	}
+}

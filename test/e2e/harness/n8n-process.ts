@@ -1,0 +1,219 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+import { artifactsDir, ensureRuntime } from './paths';
+
+export interface N8nOptions {
+	/** Label used for the log file name. */
+	name: string;
+	/** Folder that receives `.n8n/` (database, settings, community nodes). */
+	userFolder: string;
+	port?: number;
+	/** Keep it stable across restarts of a persistent user folder, or credentials become unreadable. */
+	encryptionKey?: string;
+	env?: Record<string, string>;
+	readyTimeoutMs?: number;
+}
+
+export interface N8nInstance {
+	url: string;
+	port: number;
+	userFolder: string;
+	logFile: string;
+	pid: number;
+	stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+const running = new Set<ChildProcess>();
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+	try {
+		// Negative pid: the whole group, so n8n's task runner goes too.
+		process.kill(-child.pid, signal);
+	} catch {
+		// already gone
+	}
+}
+
+const cleanups: Array<() => void> = [];
+
+function killAllNow() {
+	for (const child of running) killGroup(child, 'SIGKILL');
+	for (const cleanup of cleanups.splice(0)) {
+		try {
+			cleanup();
+		} catch {
+			// best effort while exiting
+		}
+	}
+}
+
+// A crashed test run must not leave n8n listening.
+process.on('exit', killAllNow);
+
+let signalsHooked = false;
+
+/**
+ * For test runs: Ctrl-C or a CI time-out (SIGINT/SIGTERM/SIGHUP) kills every n8n started here and
+ * runs `cleanup`, then lets the signal end the process as it would have. n8n runs in its own
+ * process group, so the terminal's Ctrl-C does not reach it by itself.
+ */
+export function killAllOnSignals(cleanup?: () => void): void {
+	if (cleanup) cleanups.push(cleanup);
+	if (signalsHooked) return;
+	signalsHooked = true;
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.once(signal, () => {
+			killAllNow();
+			process.kill(process.pid, signal);
+		});
+	}
+}
+
+export function logTail(file: string, lines = 60): string {
+	try {
+		return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+	} catch {
+		return '(no log)';
+	}
+}
+
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		// jest sets NODE_ENV=test, which changes n8n's behaviour; npm and jest variables leak otherwise.
+		if (/^(npm_|JEST_|NODE_OPTIONS$|NODE_ENV$)/.test(key)) continue;
+		env[key] = value;
+	}
+	return { ...env, ...extra };
+}
+
+export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
+	const { nodeBin, n8nMain } = ensureRuntime();
+	const port = options.port ?? (await freePort());
+	const brokerPort = await freePort();
+	const url = `http://127.0.0.1:${port}`;
+	const logDir = path.join(artifactsDir, 'logs');
+	mkdirSync(logDir, { recursive: true });
+	mkdirSync(options.userFolder, { recursive: true });
+	const logFile = path.join(logDir, `n8n-${options.name}.log`);
+
+	const env = childEnv({
+		PATH: `${nodeBin}${path.delimiter}${process.env.PATH ?? ''}`,
+		NODE_ENV: 'production',
+		N8N_USER_FOLDER: options.userFolder,
+		DB_TYPE: 'sqlite',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(port),
+		N8N_PROTOCOL: 'http',
+		N8N_WEBHOOK_URL: `${url}/`,
+		N8N_EDITOR_BASE_URL: `${url}/`,
+		N8N_ENCRYPTION_KEY: options.encryptionKey ?? randomBytes(24).toString('hex'),
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
+		N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_AI_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_PUBLIC_API_DISABLED: 'false',
+		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_OUTPUT: 'console',
+		...options.env,
+	});
+
+	const log = openSync(logFile, 'w');
+	const child = spawn(path.join(nodeBin, 'node'), [n8nMain, 'start'], {
+		cwd: options.userFolder,
+		env,
+		detached: true,
+		stdio: ['ignore', log, log],
+	});
+	closeSync(log);
+	running.add(child);
+	child.once('exit', () => running.delete(child));
+
+	const stop = async () => {
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+		killGroup(child, 'SIGTERM');
+		const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
+		await exited;
+		clearTimeout(timer);
+		// The task runner may outlive its parent by a moment; the group id stays valid until it goes.
+		try {
+			process.kill(-child.pid!, 'SIGKILL');
+		} catch {
+			// the whole group is gone
+		}
+	};
+
+	try {
+		await waitReady(url, child, options.readyTimeoutMs ?? 120_000);
+	} catch (error) {
+		await stop();
+		throw new Error(
+			`${(error as Error).message}\n--- tail of ${path.relative(process.cwd(), logFile)} ---\n${logTail(logFile)}`,
+		);
+	}
+	return { url, port, userFolder: options.userFolder, logFile, pid: child.pid!, stop };
+}
+
+/**
+ * n8n starts even when a community package fails to load (it only logs it), which would surface
+ * later as confusing "unknown type" errors.
+ */
+export function assertPackageLoaded(instance: N8nInstance, packageName: string): void {
+	const log = readFileSync(instance.logFile, 'utf8');
+	const marker = `Failed to load package "${packageName}"`;
+	const at = log.indexOf(marker);
+	if (at >= 0) {
+		throw new Error(`n8n could not load the package:\n${log.slice(at, at + 1500)}`);
+	}
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			throw new Error(`n8n exited during start-up (code ${child.exitCode ?? child.signalCode})`);
+		}
+		try {
+			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+			if (res.status === 200) return;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	throw new Error(`n8n not ready at ${url} after ${timeoutMs / 1000} s`);
+}

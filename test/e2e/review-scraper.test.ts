@@ -1,0 +1,348 @@
+import { randomUUID } from 'node:crypto';
+
+import type { Simulator } from '../../simulator/server';
+import { ReviewJobCallback } from '../../simulator/schemas';
+import type { N8nClient, WorkflowNode } from './harness/client';
+import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { connect, type SuiteState } from './harness/state';
+import {
+	chain,
+	nodeOutput,
+	REVIEW_SCRAPER,
+	runThroughWebhook,
+	splitOutNode,
+	webhookNode,
+} from './harness/workflows';
+
+let client: N8nClient;
+let state: SuiteState;
+let simulator: Simulator;
+let credential: { id: string; name: string };
+
+beforeAll(async () => {
+	({ client, state } = connect());
+	simulator = await startSimulator();
+	({ reviewScraperApi: credential } = await createSimulatorCredentials(
+		client,
+		simulator,
+		'review scraper e2e',
+	));
+});
+
+afterAll(async () => {
+	await simulator?.stop();
+});
+
+beforeEach(() => {
+	simulator.reset();
+});
+
+function reviewScraper(
+	parameters: Record<string, unknown>,
+	extra: Partial<WorkflowNode> = {},
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name: 'Review Scraper',
+		type: REVIEW_SCRAPER,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { reviewScraperApi: credential },
+		...extra,
+	};
+}
+
+/** What the simulator answers to a direct, correctly authenticated call. */
+async function direct(path: string): Promise<unknown> {
+	const res = await fetch(`${simulator.urls.baseUrl}${path}`, {
+		headers: { 'spiderman-token': simulator.config.token },
+	});
+	expect(res.status).toBe(200);
+	return await res.json();
+}
+
+const reviewRequests = (path: string) =>
+	simulator.requests().filter((r) => r.api === 'review' && r.path === path);
+
+describe('Review Scraper in an activated workflow', () => {
+	it('Profile → Add queues one job with the parameters as query parameters', async () => {
+		const url = 'https://www.example.com/biz/e2e-add';
+		const run = await runThroughWebhook(
+			client,
+			'e2e profile add',
+			[
+				reviewScraper({
+					resource: 'profile',
+					operation: 'add',
+					url: '={{ $json.body.url }}',
+					additionalFields: { blocks: 5, externalIdentifier: 'e2e-add', fromDate: '2024-01-31' },
+				}),
+			],
+			{ url },
+		);
+		expect(run.execution.status).toBe('success');
+		const [ack] = run.output('Review Scraper');
+		expect(ack).toEqual(expect.objectContaining({ success: true, status: 200 }));
+		expect(run.response).toEqual([ack]);
+
+		const job = simulator.state.reviewJobs.get(ack.job_id as number);
+		expect(job?.origin).toBe('add');
+		const [request] = reviewRequests('/api/v2/profiles/add');
+		expect(request.method).toBe('POST');
+		expect(request.headers['spiderman-token']).toBe(simulator.config.token);
+		expect(request.query).toEqual({
+			url,
+			blocks: '5',
+			external_identifier: 'e2e-add',
+			from_date: '2024-01-31',
+		});
+	});
+
+	it('Respond Job → Get Many returns the jobs the simulator holds, all or up to the limit', async () => {
+		simulator.configure({ respondJobCount: 7 });
+		const held = await direct('/api/v2/responds/jobs');
+		expect(held).toEqual(simulator.state.respondJobs);
+		expect((held as unknown[]).length).toBe(7);
+
+		const all = await runThroughWebhook(client, 'e2e respond jobs all', [
+			reviewScraper({ resource: 'respondJob', operation: 'getAll', returnAll: true }),
+		]);
+		expect(all.output('Review Scraper')).toEqual(held);
+
+		const limited = await runThroughWebhook(client, 'e2e respond jobs limit', [
+			reviewScraper({ resource: 'respondJob', operation: 'getAll', returnAll: false, limit: 3 }),
+		]);
+		expect(limited.output('Review Scraper')).toEqual((held as unknown[]).slice(0, 3));
+	});
+
+	it('Respond Job → Get returns the one job the simulator holds under that id', async () => {
+		const target = simulator.state.respondJobs[1];
+		const run = await runThroughWebhook(
+			client,
+			'e2e respond job get',
+			[
+				reviewScraper({
+					resource: 'respondJob',
+					operation: 'get',
+					jobId: '={{ $json.body.jobId }}',
+				}),
+			],
+			{ jobId: target.job_id },
+		);
+		expect(run.output('Review Scraper')).toEqual([
+			await direct(`/api/v2/responds/jobs/${target.job_id}`),
+		]);
+		expect(run.output('Review Scraper')[0].job_id).toBe(target.job_id);
+	});
+
+	it('Listing Audit → Get returns the audit of a job, raw or with one shape per source', async () => {
+		const jobId = simulator.state.respondJobs[0].job_id;
+		const held = (await direct(`/api/v2/local_naps/local_nap?job_id=${jobId}`)) as {
+			local_nap_sources: Array<Record<string, unknown>>;
+		};
+		expect(held.local_nap_sources.length).toBeGreaterThan(0);
+
+		const raw = await runThroughWebhook(client, 'e2e listing audit raw', [
+			reviewScraper({ resource: 'listingAudit', operation: 'get', jobId, simplify: false }),
+		]);
+		expect(raw.output('Review Scraper')).toEqual([held]);
+
+		const simple = await runThroughWebhook(client, 'e2e listing audit simplified', [
+			reviewScraper({ resource: 'listingAudit', operation: 'get', jobId, simplify: true }),
+		]);
+		const [audit] = simple.output('Review Scraper') as Array<{
+			local_nap_sources: Array<Record<string, unknown>>;
+		}>;
+		expect(audit.local_nap_sources.map((s) => s.raw)).toEqual(held.local_nap_sources);
+		for (const source of audit.local_nap_sources) {
+			const original = source.raw as Record<string, unknown>;
+			expect(source.name).toBe(original.company_name ?? original.business_name ?? null);
+			expect(source.source_name).toBe(original.source_name);
+		}
+	});
+
+	it('Profile → Add Many sends the items in bulk requests of Batch Size profiles', async () => {
+		const profiles = Array.from({ length: 5 }, (_, i) => ({
+			url: `https://www.example.com/biz/e2e-bulk-${i}`,
+		}));
+		const run = await runThroughWebhook(
+			client,
+			'e2e profile add many',
+			[
+				splitOutNode('body.profiles'),
+				reviewScraper({
+					resource: 'profile',
+					operation: 'addMany',
+					url: '={{ $json.url }}',
+					options: { batchSize: 2 },
+				}),
+			],
+			{ profiles },
+		);
+		expect(run.execution.status).toBe('success');
+		const output = run.output('Review Scraper');
+		expect(output.map((item) => item.url)).toEqual(profiles.map((p) => p.url));
+		expect(output.every((item) => item.success === true)).toBe(true);
+		expect(new Set(output.map((item) => item.job_id)).size).toBe(5);
+
+		const bulk = reviewRequests('/api/v2/profiles/add_bulk');
+		expect(bulk.map((r) => (r.body as unknown[]).length)).toEqual([2, 2, 1]);
+		expect(bulk.flatMap((r) => r.body as Array<{ url: string }>).map((p) => p.url)).toEqual(
+			profiles.map((p) => p.url),
+		);
+		expect(reviewRequests('/api/v2/profiles/add')).toHaveLength(0);
+		expect(simulator.counts().bulkJobs).toBe(5);
+	});
+
+	it('with "continue on fail", an item the service refuses does not stop the others', async () => {
+		const [first, second] = simulator.state.respondJobs;
+		const run = await runThroughWebhook(
+			client,
+			'e2e continue on fail (service error)',
+			[
+				splitOutNode('body.ids'),
+				reviewScraper(
+					{ resource: 'respondJob', operation: 'get', jobId: '={{ $json.id }}' },
+					{ onError: 'continueRegularOutput' },
+				),
+			],
+			{ ids: [{ id: first.job_id }, { id: 999_999 }, { id: second.job_id }] },
+		);
+		expect(run.execution.status).toBe('success');
+		const output = run.output('Review Scraper');
+		expect(output).toHaveLength(3);
+		expect(output[0]).toEqual(first);
+		expect(output[2]).toEqual(second);
+		expect(String(output[1].error)).toMatch(/not found|404/i);
+		expect(reviewRequests('/api/v2/responds/jobs/999999').map((r) => r.responseStatus)).toEqual([
+			404,
+		]);
+	});
+
+	it('with "continue on fail", an invalid item is reported and the valid ones are still queued', async () => {
+		const run = await runThroughWebhook(
+			client,
+			'e2e continue on fail (invalid item)',
+			[
+				splitOutNode('body.profiles'),
+				reviewScraper(
+					{ resource: 'profile', operation: 'add', url: '={{ $json.url }}' },
+					{ onError: 'continueRegularOutput' },
+				),
+			],
+			{
+				profiles: [
+					{ url: 'https://www.example.com/biz/ok-1' },
+					{ url: 'not a url' },
+					{ url: 'https://www.example.com/biz/ok-2' },
+				],
+			},
+		);
+		const output = run.output('Review Scraper');
+		expect(output).toHaveLength(3);
+		expect(output[0].success).toBe(true);
+		expect(output[2].success).toBe(true);
+		expect(String(output[1].error)).toMatch(/Profile URL/);
+		expect(reviewRequests('/api/v2/profiles/add').map((r) => r.query.url)).toEqual([
+			'https://www.example.com/biz/ok-1',
+			'https://www.example.com/biz/ok-2',
+		]);
+	});
+
+	it('without "continue on fail", a refused item fails the execution with the service message', async () => {
+		const run = await runThroughWebhook(client, 'e2e error stops', [
+			reviewScraper({ resource: 'respondJob', operation: 'get', jobId: 999_999 }),
+		]);
+		expect(run.execution.status).toBe('error');
+		expect(run.run('Review Scraper').error?.message).toMatch(/not found|404/i);
+	});
+});
+
+describe('Wait for Completion in real n8n', () => {
+	it('puts the execution to wait and resumes it with the delivered reviews', async () => {
+		const node = reviewScraper({
+			resource: 'profile',
+			operation: 'add',
+			url: 'https://www.example.com/biz/e2e-wait',
+			waitForCompletion: true,
+			waitTimeLimit: 5,
+			additionalFields: { blocks: 3, externalIdentifier: 'e2e-wait' },
+		});
+		const run = await runThroughWebhook(
+			client,
+			'e2e wait for completion',
+			[node],
+			{},
+			{
+				respond: 'onReceived',
+				timeoutMs: 30_000,
+			},
+		);
+		expect(run.execution.status).toBe('success');
+
+		const [delivery] = simulator.deliveries();
+		expect(delivery.url).toMatch(
+			new RegExp(`^${state.n8nUrl}/webhook-waiting/${run.execution.id}/${node.id}\\?signature=`),
+		);
+		expect(delivery.state).toBe('delivered');
+		const [submit] = reviewRequests('/api/v2/profiles/add');
+		expect(submit.query.callback).toBe(delivery.url);
+
+		const [result] = run.output('Review Scraper');
+		const { wait_status: waitStatus, ...payload } = result;
+		expect(waitStatus).toBe('completed');
+		expect(payload).toEqual(delivery.payload);
+		expect(ReviewJobCallback.parse(payload).reviews.length).toBeGreaterThan(0);
+	});
+});
+
+describe('a simulator callback into an n8n webhook', () => {
+	it('starts the receiving workflow, whose execution holds the delivered reviews', async () => {
+		const path = `e2e-reviews-${randomUUID()}`;
+		const receiver = chain([
+			webhookNode(path, { name: 'Reviews Callback', respond: 'onReceived' }),
+		]);
+		const { id: receiverId } = await client.createWorkflow({
+			name: 'e2e reviews receiver',
+			...receiver,
+		});
+		await client.activate(receiverId);
+		try {
+			const callbackUrl = `${state.n8nUrl}/webhook/${path}`;
+			const submit = await runThroughWebhook(client, 'e2e profile add with callback', [
+				reviewScraper({
+					resource: 'profile',
+					operation: 'add',
+					url: 'https://www.example.com/biz/e2e-callback',
+					callback: callbackUrl,
+					additionalFields: { blocks: 4, externalIdentifier: 'e2e-callback' },
+				}),
+			]);
+			const [ack] = submit.output('Review Scraper');
+			expect(ack.success).toBe(true);
+
+			const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+			expect(delivery).toEqual(
+				expect.objectContaining({
+					url: callbackUrl,
+					state: 'delivered',
+					finalStatus: 200,
+					ref: ack.job_id,
+				}),
+			);
+
+			const [execution] = await client.waitForExecutions(receiverId, 1, 20_000);
+			expect(execution.status).toBe('success');
+			const [received] = nodeOutput(execution, 'Reviews Callback');
+			const body = ReviewJobCallback.parse(received.body);
+			expect(body).toEqual(delivery.payload);
+			expect(body.job_id).toBe(ack.job_id);
+			expect(body.external_identifier).toBe('e2e-callback');
+			expect(body.reviews.length).toBeGreaterThan(0);
+			expect(body.reviews.length).toBeLessThanOrEqual(4);
+		} finally {
+			await client.deactivate(receiverId);
+		}
+	});
+});
