@@ -13,6 +13,7 @@ module.exports = {
 		project('unit'),
 		project('engine', { setupFiles: ['<rootDir>/test/engine/setup-env.ts'], testTimeout: 30000 }),
 		project('simulator'),
+		project('package'),
 		project('e2e', {
 			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',

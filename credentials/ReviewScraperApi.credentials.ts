@@ -56,5 +56,9 @@ export class ReviewScraperApi implements ICredentialType {
 			url: '/api/v2/responds/jobs',
 			method: 'GET',
 		},
+		rules: [
+			{ type: 'responseCode', properties: { value: 401, message: 'The API token was refused: check the token' } },
+			{ type: 'responseCode', properties: { value: 403, message: 'The API token was refused: check the token' } },
+		],
 	};
 }

@@ -67,5 +67,9 @@ export class ScrapingApi implements ICredentialType {
 			url: '/schedules',
 			method: 'GET',
 		},
+		rules: [
+			{ type: 'responseCode', properties: { value: 401, message: 'The API key was refused: check the key' } },
+			{ type: 'responseCode', properties: { value: 403, message: 'The API key was refused: check the key' } },
+		],
 	};
 }
