@@ -16,6 +16,7 @@ import { secretsMatch } from '../shared/secret';
 import { apiRequest } from '../shared/transport';
 import { FieldReader } from '../shared/validation';
 import { schedulePayloadFor, type TriggerSettings } from './schedulePlan';
+import { FREQUENCY_OPTIONS } from '../ScrapingScheduler/actions/schedule/payload';
 
 interface TriggerState {
 	scheduleId?: number;
@@ -86,11 +87,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 				displayName: 'Frequency',
 				name: 'frequency',
 				type: 'options',
-				options: [
-					{ name: 'Daily', value: 'daily' },
-					{ name: 'Weekly', value: 'weekly' },
-					{ name: 'Monthly', value: 'monthly' },
-				],
+				options: FREQUENCY_OPTIONS,
 				default: 'daily',
 			},
 			{

@@ -311,24 +311,8 @@ async function resumeFromWebhook(
 		query: request.query ?? {},
 		params: {},
 	} as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
-	const answered: { status?: number; body?: unknown } = {};
-	additionalData.httpResponse = {
-		status(code: number) {
-			answered.status = code;
-			return this;
-		},
-		json(body: unknown) {
-			answered.body = body;
-			return this;
-		},
-		send(body: unknown) {
-			answered.body = body;
-			return this;
-		},
-		end() {
-			return this;
-		},
-	} as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
+	const { answered, response: httpResponse } = recordingResponse();
+	additionalData.httpResponse = httpResponse;
 	const webhookData: IWebhookData = {
 		httpMethod: method,
 		node: node.name,
@@ -886,17 +870,8 @@ export function triggerHarness(opts: RunWorkflowOptions & { node: string }): Tri
 				query: request.query ?? {},
 				params: {},
 			} as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
-			const answered: { status?: number; body?: unknown } = {};
-			additionalData.httpResponse = {
-				status(code: number) {
-					answered.status = code;
-					return this;
-				},
-				json(body: unknown) {
-					answered.body = body;
-					return this;
-				},
-			} as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
+			const { answered, response: httpResponse } = recordingResponse();
+			additionalData.httpResponse = httpResponse;
 			const context = new WebhookContext(
 				workflow,
 				node,
@@ -913,4 +888,27 @@ export function triggerHarness(opts: RunWorkflowOptions & { node: string }): Tri
 			return { response, ...answered };
 		},
 	};
+}
+
+/** Stands in for express's response: records what a webhook answers when it answers itself. */
+function recordingResponse() {
+	const answered: { status?: number; body?: unknown } = {};
+	const response = {
+		status(code: number) {
+			answered.status = code;
+			return this;
+		},
+		json(body: unknown) {
+			answered.body = body;
+			return this;
+		},
+		send(body: unknown) {
+			answered.body = body;
+			return this;
+		},
+		end() {
+			return this;
+		},
+	} as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
+	return { answered, response };
 }

@@ -1,27 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { readLimit, returnAllOrLimit } from '../../../shared/descriptions';
 import { apiRequest } from '../../../shared/transport';
-import { FieldReader } from '../../../shared/validation';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
-];
+const properties: INodeProperties[] = [...returnAllOrLimit];
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['respondJob'], operation: ['getAll'] } },
@@ -31,14 +14,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 // The spec documents no query parameters for this list, so the whole list is read and the limit
 // is applied here.
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: new FieldReader(this.getNode(), itemIndex).requiredInteger(
-				'Limit',
-				this.getNodeParameter('limit', itemIndex, 50),
-				{ min: 1 },
-			);
+	const limit = readLimit.call(this, itemIndex);
 	const jobs = (await apiRequest.call(this, {
 		api: 'review',
 		method: 'GET',

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
 import { FieldReader, pairsToObject, parseJsonParameter } from '../../../shared/validation';
-import { buildSchedulePayload } from './payload';
+import { buildSchedulePayload, FREQUENCY_OPTIONS, SERVICE_OPTIONS } from './payload';
 
 const pairs = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -30,10 +30,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Service',
 		name: 'service',
 		type: 'options',
-		options: [
-			{ name: 'Review Scraper API (Rsapi)', value: 'rsapi' },
-			{ name: 'Review Index API (Riapi)', value: 'riapi' },
-		],
+		options: SERVICE_OPTIONS,
 		default: 'rsapi',
 		description: 'API that the schedule calls',
 	},
@@ -63,11 +60,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Frequency',
 		name: 'frequency',
 		type: 'options',
-		options: [
-			{ name: 'Daily', value: 'daily' },
-			{ name: 'Weekly', value: 'weekly' },
-			{ name: 'Monthly', value: 'monthly' },
-		],
+		options: FREQUENCY_OPTIONS,
 		default: 'daily',
 	},
 	{

@@ -1,26 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { readLimit, returnAllOrLimit } from '../../../shared/descriptions';
 import { apiRequest } from '../../../shared/transport';
-import { FieldReader } from '../../../shared/validation';
+import { FREQUENCY_OPTIONS, SERVICE_OPTIONS } from './payload';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllOrLimit,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -32,21 +18,14 @@ const properties: INodeProperties[] = [
 				displayName: 'Frequency',
 				name: 'frequency',
 				type: 'options',
-				options: [
-					{ name: 'Daily', value: 'daily' },
-					{ name: 'Weekly', value: 'weekly' },
-					{ name: 'Monthly', value: 'monthly' },
-				],
+				options: FREQUENCY_OPTIONS,
 				default: 'daily',
 			},
 			{
 				displayName: 'Service',
 				name: 'service',
 				type: 'options',
-				options: [
-					{ name: 'Review Scraper API (Rsapi)', value: 'rsapi' },
-					{ name: 'Review Index API (Riapi)', value: 'riapi' },
-				],
+				options: SERVICE_OPTIONS,
 				default: 'rsapi',
 			},
 			{
@@ -70,14 +49,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 
 // The spec documents no list parameters, so filters and the limit are applied to the full list.
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: new FieldReader(this.getNode(), itemIndex).requiredInteger(
-				'Limit',
-				this.getNodeParameter('limit', itemIndex, 50),
-				{ min: 1 },
-			);
+	const limit = readLimit.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const response = (await apiRequest.call(this, {
 		api: 'scheduling',

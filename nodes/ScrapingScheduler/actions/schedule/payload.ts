@@ -10,6 +10,17 @@ export const ENDPOINTS: Record<(typeof SERVICES)[number], string[]> = {
 };
 export const FREQUENCIES = ['daily', 'weekly', 'monthly'];
 
+export const FREQUENCY_OPTIONS = [
+	{ name: 'Daily', value: 'daily' },
+	{ name: 'Weekly', value: 'weekly' },
+	{ name: 'Monthly', value: 'monthly' },
+];
+
+export const SERVICE_OPTIONS = [
+	{ name: 'Review Scraper API (Rsapi)', value: 'rsapi' },
+	{ name: 'Review Index API (Riapi)', value: 'riapi' },
+];
+
 export interface ScheduleInput {
 	service: unknown;
 	endpoint: unknown;
