@@ -257,7 +257,10 @@ describe('engine harness', () => {
 				baseUrl,
 			});
 
-			expect(result).toEqual({ status: 'Error', message: 'Unauthorized' });
+			expect(result).toEqual({
+				status: 'Error',
+				message: 'The API token was refused: check the token',
+			});
 		});
 
 		it('is an Error when nothing listens', async () => {
