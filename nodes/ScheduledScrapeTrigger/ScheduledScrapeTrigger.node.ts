@@ -62,7 +62,14 @@ export class ScheduledScrapeTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scrapingApi', required: true }],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'scheduled' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// Without it n8n answers with the literal text "firstEntryJson" instead of the node's answer.
+				responseData: '',
+				path: 'scheduled',
+			},
 		],
 		properties: [
 			{

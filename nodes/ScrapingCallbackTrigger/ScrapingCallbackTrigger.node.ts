@@ -16,6 +16,7 @@ import {
 	recognizePayload,
 	type PayloadKind,
 } from '../shared/callbackPayload';
+import { recordDelivery } from '../shared/recentDeliveries';
 import { secretsMatch } from '../shared/secret';
 
 export const SECRET_HEADER = 'x-callback-secret';
@@ -48,6 +49,8 @@ export class ScrapingCallbackTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Without it n8n answers with the literal text "firstEntryJson" instead of the node's answer.
+				responseData: '',
 				path: 'callback',
 			},
 		],
@@ -178,11 +181,14 @@ export class ScrapingCallbackTrigger implements INodeType {
 		const id = payloadId(payload);
 		if (id !== undefined && options.dedupe !== false) {
 			const state = this.getWorkflowStaticData('node') as DedupeState;
-			const key = `${kind}:${id}`;
-			const recentIds = state.recentIds ?? [];
-			if (recentIds.includes(key)) return { webhookResponse: { received: true, duplicate: true } };
-			const window = Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW);
-			state.recentIds = [...recentIds, key].slice(-window);
+			const delivery = recordDelivery(
+				`${this.getWorkflow().id}:${this.getNode().id}`,
+				`${kind}:${id}`,
+				Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
+				state.recentIds,
+			);
+			if (!delivery.isNew) return { webhookResponse: { received: true, duplicate: true } };
+			state.recentIds = [...delivery.recentIds];
 		}
 
 		const records = payloadRecords(payload);

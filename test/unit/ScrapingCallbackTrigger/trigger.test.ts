@@ -82,7 +82,11 @@ interface FakeRequest {
 	parameters?: IDataObject;
 }
 
+let workflowCounter = 0;
+
 function webhookContext(request: FakeRequest, staticData: IDataObject = {}) {
+	// One workflow per static data object, as in n8n: the remembered IDs belong to it.
+	const workflowId = String((staticData.workflowId ??= `workflow-${++workflowCounter}`));
 	const answered: { status?: number; body?: unknown } = {};
 	const parameters: IDataObject = {
 		kinds: [],
@@ -106,6 +110,8 @@ function webhookContext(request: FakeRequest, staticData: IDataObject = {}) {
 		getQueryData: () => request.query ?? {},
 		getBodyData: () => request.body,
 		getWorkflowStaticData: () => staticData,
+		getWorkflow: () => ({ id: workflowId }),
+		getNode: () => ({ id: 'callback-trigger' }),
 	};
 	return { context: context as unknown as IWebhookFunctions, answered, staticData };
 }
@@ -188,6 +194,26 @@ describe('Scraping Callback Trigger webhook', () => {
 		for (const id of [2, 3, 4]) expect((await deliver(id)).result.workflowData).toBeDefined();
 		expect(staticData.recentIds).toEqual(['reviewJob:2', 'reviewJob:3', 'reviewJob:4']);
 		expect((await deliver(1)).result.workflowData).toBeDefined();
+	});
+
+	it('remembers every id even when n8n does not keep the static data written by a delivery', async () => {
+		const staticData: IDataObject = {};
+		const deliver = async (id: number) => {
+			const received = await receive({ body: { ...samples.reviewJob, job_id: id } }, staticData);
+			delete staticData.recentIds;
+			return received.result;
+		};
+		expect((await deliver(7)).workflowData).toBeDefined();
+		expect((await deliver(8)).workflowData).toBeDefined();
+		expect(await deliver(8)).toEqual({ webhookResponse: { received: true, duplicate: true } });
+		expect(await deliver(7)).toEqual({ webhookResponse: { received: true, duplicate: true } });
+	});
+
+	it('keeps the windows of two workflows apart', async () => {
+		const first = await receive({ body: samples.socialScrape });
+		const second = await receive({ body: samples.socialScrape });
+		expect(first.result.workflowData).toBeDefined();
+		expect(second.result.workflowData).toBeDefined();
 	});
 
 	it('lets repeated deliveries through when deduplication is off', async () => {
