@@ -75,7 +75,11 @@ export class N8nClient {
 	private cookie = '';
 	apiKey = '';
 
-	constructor(readonly baseUrl: string) {}
+	/** `webhookBaseUrl`: where production webhooks are served (queue mode: the webhook process). */
+	constructor(
+		readonly baseUrl: string,
+		readonly webhookBaseUrl: string = baseUrl,
+	) {}
 
 	/** n8n rate-limits logins, so test files reuse the session global setup opened. */
 	get session(): { browserId: string; cookie: string } {
@@ -256,7 +260,7 @@ export class N8nClient {
 	async callWebhook(path: string, body: unknown, timeoutMs = 10_000): Promise<Response> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const res = await fetch(`${this.baseUrl}/webhook/${path}`, {
+			const res = await fetch(`${this.webhookBaseUrl}/webhook/${path}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(body),

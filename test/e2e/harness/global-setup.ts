@@ -6,10 +6,18 @@ import { defaultOwner, N8nClient } from './client';
 import { assertPackageLoaded, killAllOnSignals, startN8n, type N8nInstance } from './n8n-process';
 import { installPackage, packageName, packPackage } from './package';
 import { ensureRuntime } from './paths';
-import { stateFile, type SuiteState } from './state';
+import {
+	QUEUE_RECOVERY_SETTINGS,
+	startQueueCluster,
+	WORKER_CONCURRENCY,
+	type QueueCluster,
+} from './queue';
+import { startControlServer, type ControlServer } from './queue-control';
+import { stateFile, stateFileFor, type SuiteState } from './state';
 
 declare global {
 	var __n8nE2e: { instance: N8nInstance; userFolder: string } | undefined;
+	var __n8nE2eQueue: { cluster: QueueCluster; control: ControlServer } | undefined;
 }
 
 const phase = async <T>(label: string, work: () => T | Promise<T>): Promise<T> => {
@@ -19,11 +27,19 @@ const phase = async <T>(label: string, work: () => T | Promise<T>): Promise<T> =
 	return result;
 };
 
-/** One n8n for the whole e2e project; `npm run test:e2e` has built the package before. */
-export default async function globalSetup(): Promise<void> {
+/**
+ * One n8n for the whole e2e project; `npm run test:e2e` has built the package before. The
+ * e2e-queue project (its `globals` say queue) gets queue mode instead: PostgreSQL, Redis, a main,
+ * a webhook process and workers.
+ */
+export default async function globalSetup(
+	_globalConfig?: unknown,
+	projectConfig?: { globals?: Record<string, unknown> },
+): Promise<void> {
 	process.stderr.write('\n');
 	await phase('runtime (Node 24 + n8n)', () => ensureRuntime());
 	const tarball = await phase('npm pack', () => packPackage());
+	if (projectConfig?.globals?.__N8N_E2E_MODE__ === 'queue') return await queueSetup(tarball);
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
 	killAllOnSignals(() => {
 		rmSync(userFolder, { recursive: true, force: true });
@@ -34,27 +50,78 @@ export default async function globalSetup(): Promise<void> {
 		await phase('install package into user folder', () => installPackage(userFolder, tarball));
 		instance = await phase('n8n start', () => startN8n({ name: 'e2e', userFolder }));
 		assertPackageLoaded(instance, packageName);
-		const client = new N8nClient(instance.url);
-		const apiKey = await phase('owner, login, API key', async () => {
-			await client.signIn(defaultOwner);
-			return await client.createApiKey();
-		});
-		const state: SuiteState = {
+		const { apiKey, session } = await signIn(instance.url);
+		writeState({
+			mode: 'regular',
 			n8nUrl: instance.url,
+			webhookUrl: instance.url,
 			apiKey,
-			session: client.session,
+			session,
 			owner: defaultOwner,
 			userFolder,
 			logFile: instance.logFile,
 			tarball,
-		};
-		mkdirSync(path.dirname(stateFile), { recursive: true });
-		writeFileSync(stateFile, JSON.stringify(state, null, 2));
+		});
 		globalThis.__n8nE2e = { instance, userFolder };
 	} catch (error) {
 		// jest skips global teardown when global setup throws.
 		await instance?.stop();
 		rmSync(userFolder, { recursive: true, force: true });
+		throw error;
+	}
+}
+
+async function signIn(url: string) {
+	const client = new N8nClient(url);
+	return await phase('owner, login, API key', async () => {
+		await client.signIn(defaultOwner);
+		const apiKey = await client.createApiKey();
+		return { apiKey, session: client.session };
+	});
+}
+
+function writeState(state: SuiteState) {
+	const file = stateFileFor(state.mode);
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, JSON.stringify(state, null, 2));
+}
+
+async function queueSetup(tarball: string): Promise<void> {
+	let cluster: QueueCluster | undefined;
+	let control: ControlServer | undefined;
+	killAllOnSignals(() => rmSync(stateFileFor('queue'), { force: true }));
+	try {
+		cluster = await phase('queue mode: PostgreSQL, Redis, main, webhook, workers', () =>
+			startQueueCluster({ tarball }),
+		);
+		const steps = Object.entries(cluster.timings).map(
+			([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`,
+		);
+		process.stderr.write(`[e2e]   ${steps.join(', ')}\n`);
+		control = await startControlServer(cluster);
+		const { apiKey, session } = await signIn(cluster.main.url);
+		writeState({
+			mode: 'queue',
+			n8nUrl: cluster.main.url,
+			webhookUrl: cluster.webhook.url,
+			apiKey,
+			session,
+			owner: defaultOwner,
+			userFolder: cluster.main.userFolder,
+			logFile: cluster.main.logFile,
+			tarball,
+			queue: {
+				controlUrl: control.url,
+				startupMs: cluster.startupMs,
+				workerConcurrency: WORKER_CONCURRENCY,
+				recoverySettings: QUEUE_RECOVERY_SETTINGS,
+				processes: cluster.processes(),
+			},
+		});
+		globalThis.__n8nE2eQueue = { cluster, control };
+	} catch (error) {
+		await control?.close();
+		await cluster?.stop();
 		throw error;
 	}
 }

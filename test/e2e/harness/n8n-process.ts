@@ -6,9 +6,15 @@ import path from 'node:path';
 
 import { artifactsDir, ensureRuntime } from './paths';
 
+/** `start` is the regular (or queue-mode main) process; `worker` and `webhook` exist in queue mode. */
+export type N8nCommand = 'start' | 'worker' | 'webhook';
+
 export interface N8nOptions {
 	/** Label used for the log file name. */
 	name: string;
+	command?: N8nCommand;
+	/** Extra command-line arguments, e.g. `--concurrency=5` for a worker. */
+	args?: string[];
 	/** Folder that receives `.n8n/` (database, settings, community nodes). */
 	userFolder: string;
 	port?: number;
@@ -24,6 +30,8 @@ export interface N8nInstance {
 	userFolder: string;
 	logFile: string;
 	pid: number;
+	/** Resolves when the process has exited, however it ended. */
+	exited: Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -42,12 +50,67 @@ export function freePort(): Promise<number> {
 const running = new Set<ChildProcess>();
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
-	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+	if (child.pid === undefined || !isRunning(child)) return;
 	try {
 		// Negative pid: the whole group, so n8n's task runner goes too.
 		process.kill(-child.pid, signal);
 	} catch {
 		// already gone
+	}
+}
+
+const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/**
+ * Starts a program in a process group of its own, output to `logFile`, tracked so that it is
+ * killed with everything else when the test run ends or is interrupted.
+ */
+export function spawnInGroup(
+	command: string,
+	args: string[],
+	options: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string; uid?: number; gid?: number },
+): ChildProcess {
+	mkdirSync(path.dirname(options.logFile), { recursive: true });
+	const log = openSync(options.logFile, 'w');
+	try {
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env,
+			uid: options.uid,
+			gid: options.gid,
+			detached: true,
+			stdio: ['ignore', log, log],
+		});
+		running.add(child);
+		child.once('exit', () => running.delete(child));
+		// Without a listener, a failed spawn would be thrown as an uncaught error.
+		child.once('error', () => running.delete(child));
+		return child;
+	} finally {
+		closeSync(log);
+	}
+}
+
+/** Asks the group to stop with `signal`, kills it after `graceMs`, and waits for the leader to exit. */
+export async function stopGroup(
+	child: ChildProcess,
+	signal: NodeJS.Signals = 'SIGTERM',
+	graceMs = 10_000,
+): Promise<void> {
+	if (child.pid === undefined) return;
+	if (isRunning(child)) {
+		const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+		killGroup(child, signal);
+		const timer = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
+		await exited;
+		clearTimeout(timer);
+	}
+	// Children (n8n's task runner, Postgres backends) may outlive the leader by a moment; the group
+	// id stays valid until the last of them goes.
+	try {
+		process.kill(-child.pid, 'SIGKILL');
+	} catch {
+		// the whole group is gone
 	}
 }
 
@@ -106,6 +169,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 	const { nodeBin, n8nMain } = ensureRuntime();
+	const command = options.command ?? 'start';
 	const port = options.port ?? (await freePort());
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
@@ -148,34 +212,28 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
 		N8N_LOG_LEVEL: 'info',
 		N8N_LOG_OUTPUT: 'console',
+		// A worker serves no editor: its port is the health server's.
+		...(command === 'worker'
+			? {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				}
+			: {}),
 		...options.env,
 	});
 
-	const log = openSync(logFile, 'w');
-	const child = spawn(path.join(nodeBin, 'node'), [n8nMain, 'start'], {
-		cwd: options.userFolder,
-		env,
-		detached: true,
-		stdio: ['ignore', log, log],
-	});
-	closeSync(log);
-	running.add(child);
-	child.once('exit', () => running.delete(child));
-
-	const stop = async () => {
-		if (child.exitCode !== null || child.signalCode !== null) return;
-		const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-		killGroup(child, 'SIGTERM');
-		const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
-		await exited;
-		clearTimeout(timer);
-		// The task runner may outlive its parent by a moment; the group id stays valid until it goes.
-		try {
-			process.kill(-child.pid!, 'SIGKILL');
-		} catch {
-			// the whole group is gone
-		}
-	};
+	const child = spawnInGroup(
+		path.join(nodeBin, 'node'),
+		[n8nMain, command, ...(options.args ?? [])],
+		{
+			cwd: options.userFolder,
+			env,
+			logFile,
+		},
+	);
+	const stop = () => stopGroup(child);
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 	try {
 		await waitReady(url, child, options.readyTimeoutMs ?? 120_000);
@@ -185,7 +243,7 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 			`${(error as Error).message}\n--- tail of ${path.relative(process.cwd(), logFile)} ---\n${logTail(logFile)}`,
 		);
 	}
-	return { url, port, userFolder: options.userFolder, logFile, pid: child.pid!, stop };
+	return { url, port, userFolder: options.userFolder, logFile, pid: child.pid!, exited, stop };
 }
 
 /**

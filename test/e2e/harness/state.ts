@@ -3,26 +3,59 @@ import path from 'node:path';
 
 import { N8nClient, type Owner } from './client';
 import { artifactsDir } from './paths';
+import type { QueueProcess } from './queue';
 
 /** What global setup hands to the test files (they run in other module registries). */
 export interface SuiteState {
+	mode: 'regular' | 'queue';
+	/** Editor, REST and public API. */
 	n8nUrl: string;
+	/** Where production webhooks and resume URLs are served: n8nUrl, or the queue's webhook process. */
+	webhookUrl: string;
 	apiKey: string;
 	session: { browserId: string; cookie: string };
 	owner: Owner;
 	userFolder: string;
 	logFile: string;
 	tarball: string;
+	queue?: QueueState;
 }
 
-export const stateFile = path.join(artifactsDir, 'e2e', 'state.json');
+/** What a queue-mode test can see of the cluster, and the control server that kills and restarts workers. */
+export interface QueueState {
+	controlUrl: string;
+	startupMs: number;
+	workerConcurrency: number;
+	recoverySettings: Record<string, string>;
+	processes: QueueProcess[];
+}
+
+export type SuiteMode = SuiteState['mode'];
+
+declare global {
+	/** Set by the jest project (`globals`): e2e-queue runs the same test files against queue mode. */
+	var __N8N_E2E_MODE__: SuiteMode | undefined;
+}
+
+/** Each mode has its own file, so both projects can run in one jest invocation. */
+export function stateFileFor(mode: SuiteMode): string {
+	return path.join(artifactsDir, 'e2e', mode === 'queue' ? 'state-queue.json' : 'state.json');
+}
+
+export const stateFile = stateFileFor('regular');
+
+export function currentMode(): SuiteMode {
+	return globalThis.__N8N_E2E_MODE__ ?? 'regular';
+}
 
 export function readState(): SuiteState {
+	const file = stateFileFor(currentMode());
 	try {
-		return JSON.parse(readFileSync(stateFile, 'utf8')) as SuiteState;
+		return JSON.parse(readFileSync(file, 'utf8')) as SuiteState;
 	} catch {
+		const command = currentMode() === 'queue' ? 'test:e2e:queue' : 'test:e2e';
 		throw new Error(
-			`no running n8n (${stateFile} missing): run the suite with "npm run test:e2e", whose global setup starts it`,
+			`no running n8n (${file} missing): run the suite with "npm run ${command}", whose global setup starts it`,
 		);
 	}
 }
@@ -30,7 +63,7 @@ export function readState(): SuiteState {
 /** A client already logged in (REST) and carrying the API key (public API). */
 export function connect(): { client: N8nClient; state: SuiteState } {
 	const state = readState();
-	const client = new N8nClient(state.n8nUrl);
+	const client = new N8nClient(state.n8nUrl, state.webhookUrl);
 	client.apiKey = state.apiKey;
 	client.useSession(state.session);
 	return { client, state };

@@ -116,3 +116,131 @@ export async function runThroughWebhook(
 		await client.deactivate(id);
 	}
 }
+
+export const PACKAGE_NODE = (name: string) => `n8n-nodes-review-scraping.${name}`;
+
+/** A node of this package, with a webhook id (triggers need one) and its credential if given. */
+export function packageNode(
+	type: string,
+	name: string,
+	parameters: Record<string, unknown>,
+	credentials?: Record<string, { id: string; name: string }>,
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name,
+		type: PACKAGE_NODE(type),
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters,
+		...(credentials ? { credentials } : {}),
+	};
+}
+
+/** Production URL of a trigger whose webhook description has a `path` (n8n prefixes the webhook id). */
+export function productionUrl(n8nUrl: string, trigger: WorkflowNode, path: string): string {
+	return `${n8nUrl.replace(/\/$/, '')}/webhook/${trigger.webhookId}/${path}`;
+}
+
+/** Creates and activates a workflow made of `nodes` in a chain; returns its id. */
+export async function activateChain(
+	client: N8nClient,
+	name: string,
+	nodes: WorkflowNode[],
+): Promise<string> {
+	const { id } = await client.createWorkflow({ name, ...chain(nodes) });
+	await client.activate(id);
+	return id;
+}
+
+/**
+ * A raw POST to a production webhook URL (any body text, headers). Answers 404 "not registered"
+ * for a moment after activation, so 404 is retried until `timeoutMs`.
+ */
+export async function postToWebhook(
+	url: string,
+	body: string | Record<string, unknown> | unknown[],
+	options: { headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ status: number; body: unknown }> {
+	const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+	for (;;) {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...options.headers },
+			body: typeof body === 'string' ? body : JSON.stringify(body),
+			signal: AbortSignal.timeout(30_000),
+		});
+		const text = await res.text();
+		if (res.status !== 404 || Date.now() > deadline) {
+			let parsed: unknown = text;
+			try {
+				parsed = JSON.parse(text);
+			} catch {
+				// plain text
+			}
+			return { status: res.status, body: parsed };
+		}
+		await new Promise((r) => setTimeout(r, 200));
+	}
+}
+
+/**
+ * Every execution of a workflow, whatever its status: the public API leaves running ones out of
+ * its list unless asked for them by status, so both lists are joined.
+ */
+export async function executionCount(client: N8nClient, workflowId: string): Promise<number> {
+	const [settled, running] = await Promise.all([
+		client.listExecutions({ workflowId, limit: 250 }),
+		client.listExecutions({ workflowId, status: 'running', limit: 250 }),
+	]);
+	return new Set([...settled, ...running].map((e) => e.id)).size;
+}
+
+/**
+ * Proves a negative within a bounded time: polls for `ms` and fails as soon as the workflow has
+ * more executions than `expected`.
+ */
+export async function expectExecutionCountStays(
+	client: N8nClient,
+	workflowId: string,
+	expected: number,
+	ms = 2_500,
+): Promise<void> {
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const count = await executionCount(client, workflowId);
+		if (count !== expected) {
+			throw new Error(`workflow ${workflowId}: expected ${expected} executions, found ${count}`);
+		}
+		if (Date.now() > deadline) return;
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
+/** Waits until an execution has `status` (for example `waiting`), then returns it with its data. */
+export async function waitForExecutionStatus(
+	client: N8nClient,
+	workflowId: string,
+	status: string,
+	timeoutMs = 20_000,
+): Promise<Execution> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const executions = await client.listExecutions({ workflowId, limit: 50 });
+		const found = executions.find((e) => e.status === status);
+		if (found) return await client.getExecution(found.id);
+		if (Date.now() > deadline) {
+			throw new Error(
+				`workflow ${workflowId}: no ${status} execution after ${timeoutMs} ms ` +
+					`(statuses: ${executions.map((e) => e.status).join(', ') || 'none'})`,
+			);
+		}
+		await new Promise((r) => setTimeout(r, 200));
+	}
+}
+
+/** Where production webhooks and resume URLs are served: n8n itself, or queue mode's webhook process. */
+export function webhookBase(state: { n8nUrl: string; webhookUrl?: string }): string {
+	return (state.webhookUrl ?? state.n8nUrl).replace(/\/$/, '');
+}

@@ -1,0 +1,370 @@
+import { randomBytes } from 'node:crypto';
+
+import { PhotoEnvelope } from '../../simulator/schemas';
+import type { DeliveryRecord, PayloadKind, Simulator } from '../../simulator/server';
+import type { N8nClient, WorkflowNode } from './harness/client';
+import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { connect, type SuiteState } from './harness/state';
+import { directSubmitter } from './harness/submit';
+import {
+	activateChain,
+	expectExecutionCountStays,
+	nodeOutput,
+	packageNode,
+	postToWebhook,
+	productionUrl,
+	waitForExecutionStatus,
+	webhookBase,
+	webhookNode,
+} from './harness/workflows';
+
+let client: N8nClient;
+let state: SuiteState;
+let simulator: Simulator;
+let submit: ReturnType<typeof directSubmitter>;
+let scrapingApi: { id: string; name: string };
+const activated: string[] = [];
+
+beforeAll(async () => {
+	({ client, state } = connect());
+	simulator = await startSimulator();
+	submit = directSubmitter(simulator);
+	({ scrapingApi } = await createSimulatorCredentials(client, simulator, 'callbacks e2e'));
+});
+
+afterAll(async () => {
+	await simulator?.stop();
+});
+
+beforeEach(() => {
+	simulator.reset();
+});
+
+afterEach(async () => {
+	for (const id of activated.splice(0)) await client.deactivate(id);
+});
+
+const TRIGGER = 'Scraping Callback Trigger';
+
+/** The trigger kind each simulator payload kind must be recognised as. */
+const KIND: Record<PayloadKind, string> = {
+	'review-job': 'reviewJob',
+	'ecommerce-search': 'productSearch',
+	'photo-search': 'photoSearch',
+	'social-scrape': 'socialScrape',
+	'video-request': 'videoRequest',
+	'review-index': 'reviewIndex',
+};
+
+async function activeTrigger(name: string, parameters: Record<string, unknown> = {}) {
+	const node = packageNode('scrapingCallbackTrigger', TRIGGER, parameters);
+	const id = await activateChain(client, name, [node]);
+	activated.push(id);
+	const url = productionUrl(webhookBase(state), node, 'callback');
+	// n8n registers the production webhook a moment after activation and the service does not
+	// retry a 404, so wait for it with a body the trigger refuses (400, or 401 with a secret).
+	const probe = await postToWebhook(url, {});
+	expect([400, 401]).toContain(probe.status);
+	return { id, url };
+}
+
+/** Every item the trigger produced, over all executions of the workflow. */
+async function triggerItems(workflowId: string, executions: number) {
+	const done = await client.waitForExecutions(workflowId, executions, 20_000);
+	expect(done.every((e) => e.status === 'success')).toBe(true);
+	return done.map((e) => nodeOutput(e, TRIGGER));
+}
+
+const payloadOf = (delivery: DeliveryRecord) => delivery.payload as Record<string, unknown>;
+
+describe('Scraping Callback Trigger in an activated workflow', () => {
+	it('recognises every payload kind the service delivers, one execution each', async () => {
+		simulator.configure({ ecommerceResponse: 'ack', photoPostCount: 5 });
+		const { id, url } = await activeTrigger('e2e callbacks: every kind');
+		await submit.reviewJob(url);
+		await submit.productSearch(url);
+		await submit.photoSearch(url);
+		await submit.socialScrape(url);
+		submit.videoRequest(url);
+		await submit.reviewIndex(url);
+
+		const deliveries = await simulator.waitForDeliveries(6, 20_000);
+		expect(deliveries.map((d) => [d.kind, d.state, d.finalStatus])).toEqual(
+			(Object.keys(KIND) as PayloadKind[]).map((kind) => [kind, 'delivered', 200]),
+		);
+		const items = (await triggerItems(id, 6)).map((output) => {
+			expect(output).toHaveLength(1);
+			return output[0];
+		});
+		for (const delivery of deliveries) {
+			const item = items.find((candidate) => candidate.id === String(delivery.ref));
+			expect({ ref: delivery.ref, item }).toEqual({
+				ref: delivery.ref,
+				item: { kind: KIND[delivery.kind], id: String(delivery.ref), payload: delivery.payload },
+			});
+		}
+		await expectExecutionCountStays(client, id, 6, 1_000);
+	});
+
+	it('starts nothing for the kinds left out of its filter, and says so to the sender', async () => {
+		const { id, url } = await activeTrigger('e2e callbacks: kinds filter', {
+			kinds: ['photoSearch', 'reviewJob'],
+		});
+		await submit.socialScrape(url);
+		await submit.productSearch(url);
+		submit.videoRequest(url);
+		const photo = await submit.photoSearch(url);
+
+		const deliveries = await simulator.waitForDeliveries(4, 20_000);
+		expect(deliveries.every((d) => d.state === 'delivered' && d.finalStatus === 200)).toBe(true);
+		const [[item]] = await triggerItems(id, 1);
+		expect(item).toEqual(expect.objectContaining({ kind: 'photoSearch', id: photo.request_id }));
+		await expectExecutionCountStays(client, id, 1);
+
+		const social = deliveries.find((d) => d.kind === 'social-scrape')!;
+		expect(await postToWebhook(url, payloadOf(social))).toEqual({
+			status: 200,
+			body: { received: true, ignored: 'socialScrape' },
+		});
+		await expectExecutionCountStays(client, id, 1, 1_000);
+	});
+
+	it('with a secret in the query parameter: the right one starts the workflow, others get 401', async () => {
+		const secret = randomBytes(16).toString('hex');
+		const { id, url } = await activeTrigger('e2e callbacks: query secret', {
+			requireSecret: true,
+			secret,
+			secretLocation: 'query',
+		});
+		const refused = { message: 'Invalid or missing callback secret' };
+
+		const right = await submit.socialScrape(`${url}?secret=${secret}`);
+		const [delivered] = await simulator.waitForDeliveries(1, 20_000);
+		expect(delivered).toEqual(expect.objectContaining({ state: 'delivered', finalStatus: 200 }));
+		const [[item]] = await triggerItems(id, 1);
+		expect(item).toEqual(expect.objectContaining({ kind: 'socialScrape', id: right.request_id }));
+
+		await submit.photoSearch(`${url}?secret=not-${secret}`);
+		const [, wrong] = await simulator.waitForDeliveries(2, 20_000);
+		expect(wrong).toEqual(expect.objectContaining({ state: 'failed', finalStatus: 401 }));
+
+		const body = { ...payloadOf(delivered), request_id: 'another-request' };
+		expect(await postToWebhook(url, body)).toEqual({ status: 401, body: refused });
+		expect(await postToWebhook(`${url}?secret=`, body)).toEqual({ status: 401, body: refused });
+		expect(await postToWebhook(url, body, { headers: { 'x-callback-secret': secret } })).toEqual({
+			status: 401,
+			body: refused,
+		});
+		await expectExecutionCountStays(client, id, 1);
+	});
+
+	it('with a secret in the header: the right one starts the workflow, others get 401', async () => {
+		const secret = randomBytes(16).toString('hex');
+		const { id, url } = await activeTrigger('e2e callbacks: header secret', {
+			requireSecret: true,
+			secret,
+			secretLocation: 'header',
+		});
+		// The service sends no custom headers, so its own delivery is the "missing secret" case.
+		const scrape = await submit.socialScrape(url);
+		const [missing] = await simulator.waitForDeliveries(1, 20_000);
+		expect(missing).toEqual(expect.objectContaining({ state: 'failed', finalStatus: 401 }));
+
+		const body = payloadOf(missing);
+		const header = (value: string) => ({ headers: { 'x-callback-secret': value } });
+		expect((await postToWebhook(url, body, header(`${secret}x`))).status).toBe(401);
+		expect((await postToWebhook(url, body, header(''))).status).toBe(401);
+		expect((await postToWebhook(`${url}?secret=${secret}`, body)).status).toBe(401);
+		await expectExecutionCountStays(client, id, 0);
+
+		expect((await postToWebhook(url, body, header(secret))).status).toBe(200);
+		const [[item]] = await triggerItems(id, 1);
+		expect(item).toEqual({ kind: 'socialScrape', id: scrape.request_id, payload: body });
+	});
+
+	it('acknowledges a repeated delivery of the same request_id without starting the workflow again', async () => {
+		const { id, url } = await activeTrigger('e2e callbacks: repeated delivery');
+		const photo = await submit.photoSearch(url);
+		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+		expect(delivery.finalStatus).toBe(200);
+		await triggerItems(id, 1);
+
+		expect(await postToWebhook(url, payloadOf(delivery))).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+		});
+		await expectExecutionCountStays(client, id, 1);
+		const { staticData } = (await client.getWorkflow(id)) as unknown as {
+			staticData: Record<string, { recentIds: string[] }>;
+		};
+		expect(staticData[`node:${TRIGGER}`].recentIds).toEqual([`photoSearch:${photo.request_id}`]);
+
+		// n8n keeps only the first static data a webhook writes: later IDs must be remembered too.
+		const second = { ...payloadOf(delivery), request_id: `${photo.request_id}-second` };
+		expect((await postToWebhook(url, second)).body).toEqual({ received: true });
+		await triggerItems(id, 2);
+		for (const repeat of [second, payloadOf(delivery)]) {
+			expect((await postToWebhook(url, repeat)).body).toEqual({ received: true, duplicate: true });
+		}
+		await expectExecutionCountStays(client, id, 2);
+	});
+
+	it('with "Ignore Repeated Deliveries" off, the same delivery starts the workflow twice', async () => {
+		const { id, url } = await activeTrigger('e2e callbacks: repeats allowed', {
+			options: { dedupe: false },
+		});
+		await submit.photoSearch(url);
+		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+		expect((await postToWebhook(url, payloadOf(delivery))).status).toBe(200);
+		const outputs = await triggerItems(id, 2);
+		expect(outputs.map(([item]) => item.id)).toEqual([delivery.ref, delivery.ref]);
+	});
+
+	it('refuses bodies that are not a JSON object, and starts nothing', async () => {
+		const { id, url } = await activeTrigger('e2e callbacks: bad bodies');
+		// n8n parses an application/json body itself and answers 422 before the node sees it.
+		expect(await postToWebhook(url, '{"request_id": "r-1", ')).toEqual({
+			status: 422,
+			body: expect.objectContaining({ code: 422, message: 'Failed to parse request body' }),
+		});
+		const notAnObject = { message: 'The callback body must be a JSON object' };
+		const plain = { headers: { 'content-type': 'text/plain' } };
+		expect(await postToWebhook(url, '{"request_id": "r-1", ', plain)).toEqual({
+			status: 400,
+			body: notAnObject,
+		});
+		expect(await postToWebhook(url, [{ request_id: 'r-1' }])).toEqual({
+			status: 400,
+			body: notAnObject,
+		});
+		expect(await postToWebhook(url, {})).toEqual({ status: 400, body: notAnObject });
+		await expectExecutionCountStays(client, id, 0);
+	});
+
+	it('with Split Results, outputs one item per result (per review for a review job)', async () => {
+		simulator.configure({ photoPostCount: 7 });
+		const { id, url } = await activeTrigger('e2e callbacks: split results', {
+			options: { splitResults: true },
+		});
+		await submit.photoSearch(url);
+		await submit.reviewJob(url);
+		const deliveries = await simulator.waitForDeliveries(2, 20_000);
+		const outputs = await triggerItems(id, 2);
+		for (const delivery of deliveries) {
+			const payload = payloadOf(delivery);
+			const records = (payload.results ?? payload.reviews) as unknown[];
+			expect(records.length).toBeGreaterThan(1);
+			const output = outputs.find(([first]) => first.id === String(delivery.ref));
+			expect(output).toEqual(
+				records.map((record) => ({ kind: KIND[delivery.kind], id: String(delivery.ref), record })),
+			);
+		}
+		expect(outputs.map((output) => output.length).sort()).toEqual([3, 7]);
+	});
+});
+
+describe('Wait for Completion resumed by the service in real n8n', () => {
+	function socialScraper(parameters: Record<string, unknown>): WorkflowNode {
+		return packageNode('socialScraper', 'Social Scraper', parameters, { scrapingApi });
+	}
+
+	async function startWaiting(name: string, node: WorkflowNode) {
+		const path = `e2e-wait-${randomBytes(6).toString('hex')}`;
+		const id = await activateChain(client, name, [
+			webhookNode(path, { respond: 'onReceived' }),
+			node,
+		]);
+		activated.push(id);
+		expect((await client.callWebhook(path, {})).status).toBe(200);
+		return id;
+	}
+
+	it('Photo Post → Search waits, refuses a foreign callback with 422, resumes with the posts', async () => {
+		// Slow enough that the execution is seen waiting, and a foreign callback is tried, first.
+		simulator.configure({ completionDelayMs: 3_000, photoPostCount: 12 });
+		const node = socialScraper({
+			resource: 'photoPost',
+			operation: 'search',
+			keyword: '#e2e-wait',
+			waitForCompletion: true,
+			waitTimeLimit: 5,
+		});
+		const id = await startWaiting('e2e wait: photo search', node);
+		const waiting = await waitForExecutionStatus(client, id, 'waiting', 10_000);
+
+		const [submitted] = simulator
+			.requests()
+			.filter((r) => r.api === 'photo' && r.method === 'POST' && r.path === '/v1/search');
+		const callbackUrl = (submitted.body as { callback_url: string }).callback_url;
+		expect(callbackUrl).toMatch(
+			new RegExp(
+				`^${webhookBase(state)}/webhook-waiting/${waiting.id}/${node.id}\\?signature=\\w+$`,
+			),
+		);
+		const [ack] = nodeOutput(waiting, 'Social Scraper');
+		expect(ack).toEqual(expect.objectContaining({ status: 'created' }));
+
+		const foreign = await postToWebhook(callbackUrl, {
+			request_id: 'someone-elses-request',
+			status: 'completed',
+			request_metadata: { keyword: '#e2e-wait' },
+			results: [],
+		});
+		expect(foreign).toEqual({
+			status: 422,
+			body: {
+				message: 'This callback does not belong to the job this execution is waiting for',
+			},
+		});
+		expect(simulator.deliveries()).toEqual([]);
+		expect((await client.getExecution(waiting.id)).status).toBe('waiting');
+
+		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+		expect(delivery).toEqual(
+			expect.objectContaining({ url: callbackUrl, state: 'delivered', ref: ack.request_id }),
+		);
+		const [resumed] = await client.waitForExecutions(id, 1, 20_000);
+		expect(resumed.id).toBe(waiting.id);
+		expect(resumed.status).toBe('success');
+		const envelope = PhotoEnvelope.parse(delivery.payload);
+		expect(envelope.results).toHaveLength(12);
+		expect(nodeOutput(resumed, 'Social Scraper')).toEqual(
+			envelope.results.map((post) => ({
+				request_id: ack.request_id,
+				...post,
+				wait_status: 'completed',
+			})),
+		);
+	});
+
+	it('Social Post → Scrape: a callback before the execution is waiting gets 409, the retry resumes it', async () => {
+		// Completing at once makes the service call back while n8n is still saving the execution.
+		simulator.configure({ completionDelayMs: 0 });
+		const node = socialScraper({
+			resource: 'socialPost',
+			operation: 'scrape',
+			url: 'https://social.example.com/e2e/posts/wait',
+			waitForCompletion: true,
+			waitTimeLimit: 5,
+		});
+		const id = await startWaiting('e2e wait: social scrape', node);
+		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+		expect(delivery.state).toBe('delivered');
+		const statuses = delivery.attemptLog.map((a) => a.status);
+		expect(statuses[0]).toBe(409);
+		expect(statuses.at(-1)).toBe(200);
+		expect(new Set(statuses)).toEqual(new Set([409, 200]));
+
+		const [execution] = await client.waitForExecutions(id, 1, 20_000);
+		expect(execution.status).toBe('success');
+		const payload = payloadOf(delivery) as { request_id: string; results: unknown[] };
+		expect(payload.results).toHaveLength(1);
+		expect(nodeOutput(execution, 'Social Scraper')).toEqual([
+			{
+				request_id: payload.request_id,
+				...(payload.results[0] as object),
+				wait_status: 'completed',
+			},
+		]);
+	});
+});

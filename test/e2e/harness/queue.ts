@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import {
+	assertPackageLoaded,
+	freePort,
+	killAllOnSignals,
+	startN8n,
+	type N8nInstance,
+} from './n8n-process';
+import { installPackage, packageName } from './package';
+import { startPostgres, startRedis, type PostgresService, type Service } from './services';
+
+export const WORKER_COUNT = 2;
+/** n8n warns below 5 ("can lead to an unstable environment"). */
+export const WORKER_CONCURRENCY = 5;
+
+/**
+ * n8n's own defaults (lock 60 s, stalled check every 30 s, queue recovery every 180 min) would
+ * leave the executions of a killed worker "running" for hours; these bring what n8n does with them
+ * inside a test's time limit without changing what it does.
+ */
+export const QUEUE_RECOVERY_SETTINGS = {
+	QUEUE_WORKER_LOCK_DURATION: '10000',
+	QUEUE_WORKER_LOCK_RENEW_TIME: '3000',
+	QUEUE_WORKER_STALLED_INTERVAL: '5000',
+	// In minutes: 0.25 is a check every 15 s.
+	N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.25',
+};
+
+export interface QueueProcess {
+	name: string;
+	/** The HTTP server: editor and API (main), webhooks (webhook), health check (worker). */
+	url: string;
+	pid: number;
+	logFile: string;
+	alive: boolean;
+}
+
+export interface QueueCluster {
+	/** The main process: editor, REST and public API. Serves no production webhooks. */
+	main: N8nInstance;
+	/** `n8n webhook`: every production webhook and every resume URL. */
+	webhook: N8nInstance;
+	workers: Array<N8nInstance | undefined>;
+	redis: Service;
+	postgres: PostgresService;
+	/** Milliseconds from nothing to every process ready. */
+	startupMs: number;
+	/** Milliseconds each start-up step took (the webhook process and the workers start together). */
+	timings: Record<string, number>;
+	processes(): QueueProcess[];
+	/** SIGKILL to the worker's whole process group (its task runner too), as a crash would do. */
+	killWorker(index: number): Promise<void>;
+	startWorker(index: number): Promise<N8nInstance>;
+	stop(): Promise<void>;
+}
+
+/**
+ * Queue mode as n8n documents it for production: Redis, PostgreSQL, one main, one webhook process
+ * and workers, all on 127.0.0.1, sharing the encryption key, the database and one WEBHOOK_URL (the
+ * webhook process's). Each process has a user folder of its own with the package installed in it,
+ * as separate machines or containers would.
+ */
+export async function startQueueCluster(options: {
+	tarball: string;
+	label?: string;
+}): Promise<QueueCluster> {
+	const started = Date.now();
+	const timings: Record<string, number> = {};
+	const timed = async <T>(step: string, work: () => Promise<T>): Promise<T> => {
+		const at = Date.now();
+		const result = await work();
+		timings[step] = Date.now() - at;
+		return result;
+	};
+	const label = options.label ?? 'queue';
+	const folders: string[] = [];
+	const userFolder = (name: string) => {
+		const folder = mkdtempSync(path.join(os.tmpdir(), `n8n-${label}-${name}-`));
+		folders.push(folder);
+		killAllOnSignals(() => rmSync(folder, { recursive: true, force: true }));
+		installPackage(folder, options.tarball);
+		return folder;
+	};
+	const toStop: Array<{ stop(): Promise<void> }> = [];
+	const stopAll = async () => {
+		// n8n processes before the servers they depend on, so none logs a crash on the way down.
+		const [postgres, redis, ...n8n] = toStop.splice(0);
+		await Promise.all(n8n.map((p) => p.stop()));
+		await Promise.all([redis?.stop(), postgres?.stop()]);
+		for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+	};
+
+	try {
+		const postgres = await timed('postgres', () => startPostgres(`${label}-postgres`));
+		toStop.push(postgres);
+		const redis = await timed('redis', () => startRedis(`${label}-redis`));
+		toStop.push(redis);
+
+		const [mainPort, webhookPort] = [await freePort(), await freePort()];
+		const mainUrl = `http://127.0.0.1:${mainPort}`;
+		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
+		const shared: Record<string, string> = {
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_DATABASE: postgres.database,
+			N8N_WEBHOOK_URL: `${webhookUrl}/`,
+			WEBHOOK_URL: `${webhookUrl}/`,
+			N8N_EDITOR_BASE_URL: `${mainUrl}/`,
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			...QUEUE_RECOVERY_SETTINGS,
+		};
+		const encryptionKey = randomBytes(24).toString('hex');
+
+		// Main first: it runs the database migrations the others expect to find done.
+		const main = await timed('main (with migrations)', () =>
+			startN8n({
+				name: `${label}-main`,
+				userFolder: userFolder('main'),
+				port: mainPort,
+				encryptionKey,
+				env: { ...shared, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+			}),
+		);
+		toStop.push(main);
+
+		const workerFolders = Array.from({ length: WORKER_COUNT }, (_, i) => userFolder(`worker${i}`));
+		const workers: Array<N8nInstance | undefined> = workerFolders.map(() => undefined);
+		const alive = workerFolders.map(() => false);
+		const starts = workerFolders.map(() => 0);
+		toStop.push(...workerFolders.map((_, i) => ({ stop: async () => await workers[i]?.stop() })));
+		const startWorker = async (index: number) => {
+			const restart = starts[index]++;
+			// A restarted worker logs to a new file: the killed one's log is evidence.
+			const worker = await startN8n({
+				name: `${label}-worker${index}${restart ? `-restart${restart}` : ''}`,
+				command: 'worker',
+				args: [`--concurrency=${WORKER_CONCURRENCY}`],
+				userFolder: workerFolders[index],
+				encryptionKey,
+				env: shared,
+			});
+			workers[index] = worker;
+			alive[index] = true;
+			assertPackageLoaded(worker, packageName);
+			return worker;
+		};
+		const startWebhook = async () => {
+			const instance = await startN8n({
+				name: `${label}-webhook`,
+				command: 'webhook',
+				userFolder: userFolder('webhook'),
+				port: webhookPort,
+				encryptionKey,
+				env: shared,
+			});
+			toStop.push(instance);
+			assertPackageLoaded(instance, packageName);
+			return instance;
+		};
+		const [webhook] = await timed('webhook and workers', () =>
+			Promise.all([startWebhook(), ...workerFolders.map((_, i) => startWorker(i))]),
+		);
+		assertPackageLoaded(main, packageName);
+
+		return {
+			main,
+			webhook,
+			workers,
+			redis,
+			postgres,
+			startupMs: Date.now() - started,
+			timings,
+			processes: () => [
+				{ name: 'main', url: main.url, pid: main.pid, logFile: main.logFile, alive: true },
+				{
+					name: 'webhook',
+					url: webhook.url,
+					pid: webhook.pid,
+					logFile: webhook.logFile,
+					alive: true,
+				},
+				...workers.map((worker, i) => ({
+					name: `worker${i}`,
+					url: worker?.url ?? '',
+					pid: worker?.pid ?? 0,
+					logFile: worker?.logFile ?? '',
+					alive: alive[i],
+				})),
+			],
+			async killWorker(index) {
+				const worker = workers[index];
+				if (!worker || !alive[index]) throw new Error(`worker ${index} is not running`);
+				process.kill(-worker.pid, 'SIGKILL');
+				await worker.exited;
+				alive[index] = false;
+			},
+			async startWorker(index) {
+				if (alive[index]) throw new Error(`worker ${index} is running already`);
+				return await startWorker(index);
+			},
+			stop: stopAll,
+		};
+	} catch (error) {
+		await stopAll();
+		throw error;
+	}
+}

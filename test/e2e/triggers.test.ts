@@ -1,0 +1,360 @@
+import { ReviewJobCallback, type ScheduleBody } from '../../simulator/schemas';
+import type { Simulator } from '../../simulator/server';
+import type { N8nClient, WorkflowNode } from './harness/client';
+import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { connect, type SuiteState } from './harness/state';
+import {
+	activateChain,
+	expectExecutionCountStays,
+	nodeOutput,
+	packageNode,
+	postToWebhook,
+	productionUrl,
+	runThroughWebhook,
+	webhookBase,
+} from './harness/workflows';
+
+let client: N8nClient;
+let state: SuiteState;
+let simulator: Simulator;
+let scrapingApi: { id: string; name: string };
+const activated = new Set<string>();
+
+beforeAll(async () => {
+	({ client, state } = connect());
+	simulator = await startSimulator();
+	({ scrapingApi } = await createSimulatorCredentials(client, simulator, 'triggers e2e'));
+});
+
+afterAll(async () => {
+	await simulator?.stop();
+});
+
+beforeEach(() => {
+	simulator.reset();
+});
+
+afterEach(async () => {
+	for (const id of activated) await client.deactivate(id);
+	activated.clear();
+});
+
+const TRIGGER = 'Scheduled Scrape Trigger';
+
+const schedules = (): ScheduleBody[] =>
+	[...simulator.state.schedules.values()].map((record) => record.schedule);
+
+/** Activation (and with it the trigger's `create`) completes after the API call returns. */
+async function waitForSchedules(
+	check: (current: ScheduleBody[]) => boolean,
+	what: string,
+	timeoutMs = 10_000,
+): Promise<ScheduleBody[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const current = schedules();
+		if (check(current)) return current;
+		if (Date.now() > deadline) {
+			throw new Error(`${what}: not so after ${timeoutMs} ms (${JSON.stringify(current)})`);
+		}
+		await new Promise((r) => setTimeout(r, 100));
+	}
+}
+
+/** Retries `check` until it passes or `timeoutMs` has gone by (then its last failure is thrown). */
+async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		try {
+			return await check();
+		} catch (error) {
+			if (Date.now() > deadline) throw error;
+			await new Promise((r) => setTimeout(r, 200));
+		}
+	}
+}
+
+async function activate(id: string): Promise<void> {
+	await client.activate(id);
+	activated.add(id);
+}
+
+async function deactivate(id: string): Promise<void> {
+	await client.deactivate(id);
+	activated.delete(id);
+}
+
+function scheduledTrigger(): WorkflowNode {
+	return packageNode(
+		'scheduledScrapeTrigger',
+		TRIGGER,
+		{
+			collect: 'profile',
+			frequency: 'weekly',
+			url: 'https://www.example.com/biz/e2e-scheduled',
+			blocks: 4,
+			externalIdentifier: 'e2e-scheduled',
+		},
+		{ scrapingApi },
+	);
+}
+
+function callbackOf(schedule: ScheduleBody): URL {
+	return new URL(String(schedule.payload.query_params.callback));
+}
+
+async function staticStateOf(workflowId: string) {
+	const { staticData } = (await client.getWorkflow(workflowId)) as unknown as {
+		staticData: Record<string, Record<string, unknown>> | null;
+	};
+	return staticData?.[`node:${TRIGGER}`] ?? {};
+}
+
+/** Fires the schedule, then waits for the review job's delivery and the execution it starts. */
+async function fireAndReceive(workflowId: string, schedule: ScheduleBody, executions: number) {
+	const fired = await simulator.fireSchedule(schedule.schedule_id);
+	expect(fired.response.status).toBe(200);
+	const deliveries = await simulator.waitForDeliveries(executions, 20_000);
+	const delivery = deliveries[executions - 1];
+	expect(delivery).toEqual(
+		expect.objectContaining({
+			url: callbackOf(schedule).href,
+			state: 'delivered',
+			finalStatus: 200,
+		}),
+	);
+	const [execution] = await client.waitForExecutions(workflowId, executions, 20_000);
+	expect(execution.status).toBe('success');
+	return { delivery, output: nodeOutput(execution, TRIGGER) };
+}
+
+describe('Scheduled Scrape Trigger in an activated workflow', () => {
+	it('creates its schedule, runs on every delivery, refuses a wrong secret, deletes the schedule when deactivated', async () => {
+		const trigger = scheduledTrigger();
+		const webhookUrl = productionUrl(webhookBase(state), trigger, 'scheduled');
+		const id = await activateChain(client, 'e2e scheduled scrape', [trigger]);
+		activated.add(id);
+
+		const [schedule] = await waitForSchedules((s) => s.length === 1, 'one schedule');
+		expect(schedule).toEqual(
+			expect.objectContaining({
+				service: 'rsapi',
+				endpoint: `${simulator.urls.baseUrl}/api/v2/profiles/add`,
+				frequency: 'weekly',
+				schedule_name: 'n8n: e2e scheduled scrape',
+				disabled: false,
+			}),
+		);
+		const { callback, ...target } = schedule.payload.query_params;
+		expect(target).toEqual({
+			url: 'https://www.example.com/biz/e2e-scheduled',
+			blocks: 4,
+			external_identifier: 'e2e-scheduled',
+		});
+		const callbackUrl = new URL(String(callback));
+		expect(`${callbackUrl.origin}${callbackUrl.pathname}`).toBe(webhookUrl);
+		const secret = callbackUrl.searchParams.get('secret');
+		expect(secret).toMatch(/^[0-9a-f]{48}$/);
+		// n8n saves the trigger's static data once its activation hooks are done.
+		await eventually(async () =>
+			expect(await staticStateOf(id)).toEqual({
+				scheduleId: schedule.schedule_id,
+				secret,
+				callbackBase: webhookUrl,
+			}),
+		);
+
+		const { delivery, output } = await fireAndReceive(id, schedule, 1);
+		const payload = ReviewJobCallback.parse(delivery.payload);
+		expect(payload.external_identifier).toBe('e2e-scheduled');
+		expect(payload.reviews.length).toBeGreaterThan(0);
+		expect(payload.reviews.length).toBeLessThanOrEqual(4);
+		expect(output).toEqual([
+			{
+				kind: 'reviewJob',
+				id: String(payload.job_id),
+				scheduleId: schedule.schedule_id,
+				payload: delivery.payload,
+			},
+		]);
+
+		const refused = { status: 401, body: { message: 'Invalid or missing callback secret' } };
+		expect(await postToWebhook(`${webhookUrl}?secret=${'0'.repeat(48)}`, payload)).toEqual(refused);
+		expect(await postToWebhook(webhookUrl, payload)).toEqual(refused);
+		await expectExecutionCountStays(client, id, 1);
+
+		await fireAndReceive(id, schedule, 2);
+
+		await deactivate(id);
+		await waitForSchedules((s) => s.length === 0, 'schedule deleted');
+		await eventually(async () => {
+			expect(await staticStateOf(id)).toEqual({});
+			expect((await postToWebhook(callbackUrl.href, payload, { timeoutMs: 0 })).status).toBe(404);
+		});
+	});
+
+	it('comes back with a new schedule after its schedule was deleted or disabled behind its back', async () => {
+		const trigger = scheduledTrigger();
+		const webhookUrl = productionUrl(webhookBase(state), trigger, 'scheduled');
+		const id = await activateChain(client, 'e2e scheduled scrape re-created', [trigger]);
+		activated.add(id);
+		const [first] = await waitForSchedules((s) => s.length === 1, 'first schedule');
+
+		const deleted = await fetch(`${simulator.urls.schedulingUrl}/schedules/${first.schedule_id}`, {
+			method: 'DELETE',
+			headers: { 'x-api-key': simulator.config.apiKey },
+		});
+		expect(deleted.status).toBe(200);
+		// Deleting what is already gone must not make deactivation fail.
+		await deactivate(id);
+		await activate(id);
+		const [second] = await waitForSchedules(
+			(s) => s.length === 1 && s[0].schedule_id !== first.schedule_id,
+			'second schedule',
+		);
+		expect(second.disabled).toBe(false);
+		expect(callbackOf(second).searchParams.get('secret')).not.toBe(
+			callbackOf(first).searchParams.get('secret'),
+		);
+		const { output } = await fireAndReceive(id, second, 1);
+		expect(output[0].scheduleId).toBe(second.schedule_id);
+		const old = await postToWebhook(callbackOf(first).href, { job_id: 1, reviews: [] });
+		expect(old.status).toBe(401);
+
+		simulator.setScheduleDisabled(second.schedule_id, true);
+		await deactivate(id);
+		await activate(id);
+		const [third] = await waitForSchedules(
+			(s) => s.length === 1 && s[0].schedule_id !== second.schedule_id,
+			'third schedule, and the disabled one gone',
+		);
+		expect(third.disabled).toBe(false);
+		expect(`${callbackOf(third).origin}${callbackOf(third).pathname}`).toBe(webhookUrl);
+		const { output: again } = await fireAndReceive(id, third, 2);
+		expect(again[0].scheduleId).toBe(third.schedule_id);
+	});
+});
+
+describe('Scraping Scheduler in an activated workflow', () => {
+	const scheduler = (name: string, parameters: Record<string, unknown>): WorkflowNode =>
+		packageNode(
+			'scrapingScheduler',
+			name,
+			{ resource: 'schedule', ...parameters },
+			{ scrapingApi },
+		);
+	const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+	async function createDirect(body: Record<string, unknown>): Promise<ScheduleBody> {
+		const res = await fetch(`${simulator.urls.schedulingUrl}/schedules`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-api-key': simulator.config.apiKey },
+			body: JSON.stringify(body),
+		});
+		expect(res.status).toBe(201);
+		return ((await res.json()) as { results: ScheduleBody[] }).results[0];
+	}
+
+	it('Create, Get, Get Many (filtered, limited), Delete and the searchable list work against the service', async () => {
+		const weekly = await createDirect({
+			service: 'riapi',
+			endpoint: 'reviews',
+			frequency: 'weekly',
+			query_params: { query: 'pizza' },
+		});
+		const monthly = await createDirect({
+			service: 'rsapi',
+			endpoint: 'add',
+			frequency: 'monthly',
+			schedule_name: 'seeded monthly',
+			query_params: { url: 'https://www.example.com/biz/seeded' },
+		});
+
+		const created = await runThroughWebhook(client, 'e2e scheduler create get getAll', [
+			scheduler('Create', {
+				operation: 'create',
+				service: 'rsapi',
+				endpoint: 'add',
+				frequency: 'daily',
+				scheduleName: 'e2e scheduler',
+				parametersInput: 'keyValue',
+				queryParameters: {
+					parameter: [
+						{ name: 'url', value: 'https://www.example.com/biz/e2e-scheduler' },
+						{ name: 'blocks', value: '5' },
+					],
+				},
+			}),
+			scheduler('Get', { operation: 'get', scheduleId: byId('={{ $json.schedule_id }}') }),
+			scheduler('Get Many', {
+				operation: 'getAll',
+				returnAll: true,
+				filters: { service: 'rsapi' },
+			}),
+		]);
+		expect(created.execution.status).toBe('success');
+		const [sent] = simulator
+			.requests()
+			.filter((r) => r.api === 'scheduling' && r.method === 'POST' && r.origin === undefined)
+			.slice(-1);
+		expect(sent.body).toEqual({
+			service: 'rsapi',
+			endpoint: 'add',
+			frequency: 'daily',
+			schedule_name: 'e2e scheduler',
+			query_params: { url: 'https://www.example.com/biz/e2e-scheduler', blocks: '5' },
+		});
+		const [schedule] = created.output('Create');
+		const held = simulator.state.schedules.get(schedule.schedule_id as number)?.schedule;
+		expect(schedule).toEqual(held);
+		expect(schedule.endpoint).toBe(`${simulator.urls.baseUrl}/api/v2/profiles/add`);
+		expect(created.output('Get')).toEqual([held]);
+		expect(created.output('Get Many')).toEqual([monthly, held]);
+
+		const options = await client.rest<{ results: Array<{ name: string; value: string }> }>(
+			'POST',
+			'/dynamic-node-parameters/resource-locator-results',
+			{
+				path: 'parameters.scheduleId',
+				nodeTypeAndVersion: { name: 'n8n-nodes-review-scraping.scrapingScheduler', version: 1 },
+				methodName: 'searchSchedules',
+				filter: 'e2e',
+				currentNodeParameters: {
+					resource: 'schedule',
+					operation: 'get',
+					scheduleId: { __rl: true, mode: 'list', value: '' },
+				},
+				credentials: { scrapingApi },
+			},
+		);
+		expect(options.results).toEqual([
+			{
+				name: `e2e scheduler #${schedule.schedule_id} (rsapi daily)`,
+				value: String(schedule.schedule_id),
+			},
+		]);
+
+		const removed = await runThroughWebhook(
+			client,
+			'e2e scheduler delete',
+			[
+				scheduler('Delete', {
+					operation: 'deleteSchedule',
+					scheduleId: byId('={{ $json.body.id }}'),
+				}),
+				scheduler('Weekly', {
+					operation: 'getAll',
+					returnAll: true,
+					filters: { frequency: 'weekly' },
+				}),
+				scheduler('First', { operation: 'getAll', returnAll: false, limit: 1 }),
+			],
+			{ id: String(schedule.schedule_id) },
+		);
+		expect(removed.execution.status).toBe('success');
+		expect(removed.output('Delete')).toEqual([{ ...held, deleted: true }]);
+		expect(simulator.state.schedules.has(schedule.schedule_id as number)).toBe(false);
+		expect(removed.output('Weekly')).toEqual([weekly]);
+		expect(removed.output('First')).toEqual([weekly]);
+	});
+});
