@@ -1,0 +1,76 @@
+import type { INodeProperties, INodeType } from 'n8n-workflow';
+
+import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.node';
+import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
+import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
+import { ScrapingCallbackTrigger } from '../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
+import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
+import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
+
+const nodes: INodeType[] = [
+	new ReviewScraper(),
+	new EcommerceSearch(),
+	new SocialScraper(),
+	new ScrapingScheduler(),
+	new ScrapingCallbackTrigger(),
+	new ScheduledScrapeTrigger(),
+];
+
+function allProperties(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((property) => {
+		const nested = (property.options ?? []).flatMap((option) => {
+			if ('values' in option) return allProperties(option.values);
+			if ('type' in option) return allProperties([option as INodeProperties]);
+			return [];
+		});
+		return [property, ...nested];
+	});
+}
+
+describe.each(nodes.map((node) => [node.description.displayName, node] as const))(
+	'%s description',
+	(_name, node) => {
+		const properties = allProperties(node.description.properties);
+
+		it('has light and dark icons and a subtitle', () => {
+			expect(node.description.icon).toEqual({
+				light: expect.stringMatching(/^file:.*\.svg$/),
+				dark: expect.stringMatching(/^file:.*\.dark\.svg$/),
+			});
+			expect(node.description.subtitle).toMatch(/^=\{\{/);
+		});
+
+		it('starts every boolean description with "Whether"', () => {
+			const booleans = properties.filter((p) => p.type === 'boolean' && p.description);
+			for (const property of booleans) {
+				expect([property.name, property.description]).toEqual([
+					property.name,
+					expect.stringMatching(/^Whether /),
+				]);
+			}
+		});
+
+		it('opens every resource locator on "From List"', () => {
+			for (const property of properties.filter((p) => p.type === 'resourceLocator')) {
+				expect(property.default).toMatchObject({ mode: 'list' });
+				expect(property.modes?.[0]?.name).toBe('list');
+			}
+		});
+
+		it('gives every Get Many operation Return All and a Limit shown only without it', () => {
+			const forGetMany = (name: string) =>
+				properties.filter(
+					(p) => p.name === name && p.displayOptions?.show?.operation?.includes('getAll'),
+				);
+			expect(forGetMany('limit')).toHaveLength(forGetMany('returnAll').length);
+			for (const limit of forGetMany('limit')) {
+				expect(limit.displayOptions?.show?.returnAll).toEqual([false]);
+			}
+		});
+
+		it('is usable as an AI tool exactly when it is an action node', () => {
+			const isTrigger = node.description.group.includes('trigger');
+			expect(Boolean(node.description.usableAsTool)).toBe(!isTrigger);
+		});
+	},
+);
