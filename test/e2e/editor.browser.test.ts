@@ -4,9 +4,9 @@ import path from 'node:path';
 
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-import { builtNodeDescriptions } from './harness/fixtures';
+import { builtNodeDescriptions, packageManifest } from './harness/fixtures';
 import { artifactsDir } from './harness/paths';
-import { readState, type SuiteState } from './harness/state';
+import { connect, type SuiteState } from './harness/state';
 
 const screenshots = path.join(artifactsDir, 'screenshots');
 
@@ -47,7 +47,7 @@ const step = (name: string, body: () => Promise<void>) => async () => {
 };
 
 beforeAll(async () => {
-	state = readState();
+	state = connect().state;
 	rmSync(screenshots, { recursive: true, force: true });
 	mkdirSync(screenshots, { recursive: true });
 	profileDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-chromium-'));
@@ -272,6 +272,51 @@ describe('the n8n editor in Chromium', () => {
 			expect(ndvText).not.toMatch(
 				/not currently installed|install this node|problem loading|could not load/i,
 			);
+			expect(pageErrors).toEqual([]);
+		}),
+	);
+
+	it(
+		'opens every node of the package in its own panel without an error (one screenshot each)',
+		step('every-node', async () => {
+			const { client } = connect();
+			const { name: packageName } = packageManifest();
+			for (const description of builtNodeDescriptions()) {
+				const { id } = await client.createWorkflow({
+					name: `editor check: ${description.displayName}`,
+					nodes: [
+						{
+							id: `editor-${description.name}`,
+							name: description.displayName,
+							type: `${packageName}.${description.name}`,
+							typeVersion: 1,
+							position: [0, 0],
+							parameters: {},
+							...(description.webhooks ? { webhookId: `editor-${description.name}-hook` } : {}),
+						},
+					],
+					connections: {},
+				});
+				await page.goto(`${state.n8nUrl}/workflow/${id}`);
+				const node = page.locator('[data-test-id="canvas-node"]').first();
+				await node.waitFor();
+				await page.keyboard.press('Escape');
+				await node.dblclick();
+				const ndv = page.locator('[data-test-id="ndv"]');
+				await ndv.waitFor();
+				const firstParameter = description.properties.find((p) => p.type !== 'notice')!;
+				await page
+					.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${firstParameter.name}"]`)
+					.first()
+					.waitFor();
+				const text = await ndv.innerText();
+				expect(text).toContain(description.displayName);
+				expect(text).not.toMatch(
+					/not currently installed|install this node|problem loading|could not load/i,
+				);
+				await shot(`node-${description.name}`);
+				await page.keyboard.press('Escape');
+			}
 			expect(pageErrors).toEqual([]);
 		}),
 	);
