@@ -18,5 +18,18 @@ module.exports = {
 			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
 		}),
+		// The e2e suite again against queue mode, plus the queue-only tests. Not repeated there: the
+		// editor check, and the fault matrix (the nodes' retries do not depend on where they run).
+		project('e2e-queue', {
+			testMatch: ['<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/e2e-queue/**/*.test.ts'],
+			testPathIgnorePatterns: [
+				'/node_modules/',
+				'\\.browser\\.test\\.ts$',
+				'/fault-matrix\\.test\\.ts$',
+			],
+			globals: { __N8N_E2E_MODE__: 'queue' },
+			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
+		}),
 	],
 };

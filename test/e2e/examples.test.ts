@@ -14,7 +14,7 @@ const examples = loadExamples();
 const byFile = (file: string) => {
 	const example = examples.find((e) => e.file === file);
 	if (!example) throw new Error(`examples/${file} is missing`);
-	return prepareExample(example.workflow, { credentials, n8nUrl: state.n8nUrl });
+	return prepareExample(example.workflow, { credentials, n8nUrl: state.webhookUrl });
 };
 
 beforeAll(async () => {

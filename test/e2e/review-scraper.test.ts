@@ -283,7 +283,9 @@ describe('Wait for Completion in real n8n', () => {
 
 		const [delivery] = simulator.deliveries();
 		expect(delivery.url).toMatch(
-			new RegExp(`^${state.n8nUrl}/webhook-waiting/${run.execution.id}/${node.id}\\?signature=`),
+			new RegExp(
+				`^${state.webhookUrl}/webhook-waiting/${run.execution.id}/${node.id}\\?signature=`,
+			),
 		);
 		expect(delivery.state).toBe('delivered');
 		const [submit] = reviewRequests('/api/v2/profiles/add');
@@ -309,7 +311,7 @@ describe('a simulator callback into an n8n webhook', () => {
 		});
 		await client.activate(receiverId);
 		try {
-			const callbackUrl = `${state.n8nUrl}/webhook/${path}`;
+			const callbackUrl = `${state.webhookUrl}/webhook/${path}`;
 			const submit = await runThroughWebhook(client, 'e2e profile add with callback', [
 				reviewScraper({
 					resource: 'profile',

@@ -81,7 +81,10 @@ describe('the action nodes as AI agent tools, as n8n builds them', () => {
 		const example = loadExamples().find((e) => e.file === 'ai-agent-review-tools.json');
 		expect(example).toBeDefined();
 		const credentials = await createSimulatorCredentials(client, simulator, 'ai agent example');
-		const prepared = prepareExample(example!.workflow, { credentials, n8nUrl: client.baseUrl });
+		const prepared = prepareExample(example!.workflow, {
+			credentials,
+			n8nUrl: client.webhookBaseUrl,
+		});
 		const { id } = await client.createWorkflow(prepared);
 		expect(id).toBeTruthy();
 		const tools = example!.workflow.nodes.filter((node) => node.type.endsWith('Tool'));

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { createSimulator, type Simulator } from '../../simulator/server';
+import { defaultOwner, N8nClient } from '../../test/e2e/harness/client';
+import { createSimulatorCredentials } from '../../test/e2e/harness/fixtures';
+import {
+	assertPackageLoaded,
+	killAllOnSignals,
+	startN8n,
+	type N8nInstance,
+} from '../../test/e2e/harness/n8n-process';
+import { installPackage, packageName, packPackage } from '../../test/e2e/harness/package';
+import { artifactsDir, ensureRuntime } from '../../test/e2e/harness/paths';
+import { log } from './rounds';
+
+export const benchArtifacts = path.join(artifactsDir, 'bench');
+
+/**
+ * What differs from the e2e instance: less logging (a log line per execution is noise in a
+ * timing), and room for a 50,000-product callback body (n8n's default cap is 16 MiB).
+ * Execution saving is set per workflow (see `saveSettings`), not here.
+ */
+export const BENCH_N8N_ENV: Record<string, string> = {
+	N8N_LOG_LEVEL: 'warn',
+	N8N_PAYLOAD_SIZE_MAX: '256',
+};
+
+export interface BenchEnvironment {
+	client: N8nClient;
+	instance: N8nInstance;
+	simulator: Simulator;
+	credentials: Record<string, { id: string; name: string }>;
+	/** Stops n8n and starts it again on the same port, database and encryption key. */
+	restart(): Promise<N8nInstance>;
+	close(): Promise<void>;
+}
+
+export interface EnvironmentOptions {
+	/** Extra NODE_OPTIONS for n8n, e.g. `--cpu-prof --cpu-prof-dir=...`. */
+	nodeOptions?: string;
+	/** Environment variables of n8n on top of BENCH_N8N_ENV. */
+	n8nEnv?: Record<string, string>;
+}
+
+const timed = async <T>(label: string, work: () => T | Promise<T>): Promise<T> => {
+	const started = Date.now();
+	const result = await work();
+	log(`${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	return result;
+};
+
+/** A bench's own n8n (fresh user folder, the packed package installed) and simulator. */
+export async function startEnvironment(
+	options: EnvironmentOptions = {},
+): Promise<BenchEnvironment> {
+	await timed('runtime (Node 24 + n8n)', () => ensureRuntime());
+	const tarball = await timed('npm pack', () => packPackage(path.join(benchArtifacts, 'pack')));
+	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-'));
+	killAllOnSignals(() => rmSync(userFolder, { recursive: true, force: true }));
+	await timed('install package into user folder', () => installPackage(userFolder, tarball));
+
+	const encryptionKey = randomBytes(24).toString('hex');
+	const env = { ...BENCH_N8N_ENV, ...options.n8nEnv };
+	if (options.nodeOptions) {
+		mkdirSync(benchArtifacts, { recursive: true });
+		env.NODE_OPTIONS = options.nodeOptions;
+	}
+	const start = (port?: number) =>
+		startN8n({ name: 'bench', userFolder, encryptionKey, port, env });
+
+	let instance = await timed('n8n start', () => start());
+	assertPackageLoaded(instance, packageName);
+	const client = new N8nClient(instance.url);
+	await timed('owner, login, API key', async () => {
+		await client.signIn(defaultOwner);
+		await client.createApiKey('bench');
+	});
+
+	// Jobs never complete on their own during a bench: completion timers would spend the bench
+	// process's CPU generating reviews nobody reads. Benches that need completion configure it.
+	const simulator = createSimulator({ completionDelayMs: 3_600_000 });
+	await simulator.start();
+	const credentials = await createSimulatorCredentials(client, simulator, 'bench');
+
+	const environment: BenchEnvironment = {
+		client,
+		instance,
+		simulator,
+		credentials,
+		async restart() {
+			await instance.stop();
+			instance = await start(instance.port);
+			environment.instance = instance;
+			return instance;
+		},
+		async close() {
+			await simulator.stop();
+			await instance.stop();
+			rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+	return environment;
+}

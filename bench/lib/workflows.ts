@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+
+import type { N8nClient, WorkflowNode } from '../../test/e2e/harness/client';
+import { chain, splitOutNode } from '../../test/e2e/harness/workflows';
+
+export const PACKAGE = 'n8n-nodes-review-scraping';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Execution saving for benches. Saving 10,000 or 50,000 items to SQLite would dominate what is
+ * measured and is the same n8n code both ways, so successful runs are not saved (n8n deletes them
+ * when they end); failed runs are, so a failure is visible. The callback-intake bench keeps them:
+ * it counts executions through the API.
+ */
+export function saveSettings(save: 'none' | 'all'): Record<string, unknown> {
+	return {
+		executionOrder: 'v1',
+		saveDataSuccessExecution: save,
+		saveDataErrorExecution: 'all',
+		saveExecutionProgress: false,
+		saveManualExecutions: false,
+	};
+}
+
+export function webhookTrigger(
+	path: string,
+	respond: 'lastNode' | 'onReceived',
+	responseData: 'noData' | 'allEntries' | '' = respond === 'lastNode' ? 'noData' : '',
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, responseMode: respond, responseData, options: {} },
+	};
+}
+
+export function packageNode(
+	type: string,
+	parameters: Record<string, unknown>,
+	credentials: Record<string, { id: string; name: string }> = {},
+	name = type,
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name,
+		type: `${PACKAGE}.${type}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials,
+	};
+}
+
+/** n8n's HTTP Request node (4.2) authenticated with one of this package's credential types. */
+export function httpRequestNode(
+	credentialType: string,
+	credential: { id: string; name: string },
+	parameters: Record<string, unknown>,
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [0, 0],
+		parameters: {
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: credentialType,
+			options: {},
+			...parameters,
+		},
+		credentials: { [credentialType]: credential },
+	};
+}
+
+export { splitOutNode };
+
+export interface Deployed {
+	id: string;
+	url: string;
+}
+
+/** Creates and activates `trigger → nodes`, and returns the trigger's production URL. */
+export async function deploy(
+	client: N8nClient,
+	name: string,
+	trigger: WorkflowNode,
+	nodes: WorkflowNode[],
+	save: 'none' | 'all',
+	urlPath: string,
+): Promise<Deployed> {
+	const { id } = await client.createWorkflow({
+		name,
+		...chain([trigger, ...nodes]),
+		settings: saveSettings(save),
+	});
+	await client.activate(id);
+	return { id, url: `${client.baseUrl}/webhook/${urlPath}` };
+}
+
+export interface Posted {
+	ms: number;
+	status: number;
+	text: string;
+}
+
+export async function post(url: string, body: unknown, timeoutMs = 600_000): Promise<Posted> {
+	const started = performance.now();
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+		signal: AbortSignal.timeout(timeoutMs),
+	});
+	const text = await res.text();
+	return { ms: performance.now() - started, status: res.status, text };
+}
+
+/** Production webhooks register a moment after activation: 404 "not registered" is retried. */
+export async function postWhenRegistered(url: string, body: unknown): Promise<Posted> {
+	const deadline = Date.now() + 15_000;
+	for (;;) {
+		const posted = await post(url, body);
+		if (posted.status !== 404 || Date.now() > deadline) return posted;
+		await sleep(200);
+	}
+}
+
+export function expectOk(posted: Posted, what: string): Posted {
+	if (posted.status !== 200) {
+		throw new Error(`${what}: HTTP ${posted.status} ${posted.text.slice(0, 500)}`);
+	}
+	return posted;
+}
+
+interface ExecutionSummary {
+	id: string;
+	status: string;
+}
+
+/** Every execution of a workflow, through the public API's cursor pagination. */
+export async function listAllExecutions(
+	client: N8nClient,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
+	const all: ExecutionSummary[] = [];
+	let cursor: string | undefined;
+	do {
+		const query = new URLSearchParams({ workflowId, limit: '250' });
+		if (cursor) query.set('cursor', cursor);
+		const page = await client.api<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
+			'GET',
+			`/executions?${query}`,
+		);
+		all.push(...page.data);
+		cursor = page.nextCursor ?? undefined;
+	} while (cursor);
+	return all;
+}
+
+export const UNFINISHED = ['new', 'running', 'waiting'];

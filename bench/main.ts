@@ -1,0 +1,130 @@
+/**
+ * `npm run bench` (full) and `npm run bench:quick` (`--quick`: small N, few rounds, for CI).
+ * Options: `--only=per-item,bulk,...` runs a subset; `--cpu-prof` makes n8n write CPU profiles
+ * to test-artifacts/bench/profiles when it stops; `--n8n-env=NAME=VALUE` (repeatable) sets an
+ * environment variable of n8n, to test a cause (e.g. `N8N_EXPRESSION_ENGINE=legacy`).
+ * Writes bench/results/latest.{json,md} and <mode>.{json,md} (diagnostic.{json,md} for a run
+ * with --only or --n8n-env) and prints the table.
+ */
+import os from 'node:os';
+import path from 'node:path';
+
+import { n8nVersion } from '../test/e2e/harness/paths';
+import {
+	BENCH_N8N_ENV,
+	benchArtifacts,
+	startEnvironment,
+	type BenchEnvironment,
+} from './lib/instance';
+import { writeResults } from './lib/report';
+import type { BenchContext, BenchResult } from './lib/result';
+import { log } from './lib/rounds';
+import { bulk } from './workloads/bulk';
+import { callbackIntake } from './workloads/intake';
+import { simulatorLimit } from './workloads/limit';
+import { memory } from './workloads/memory';
+import { perItemOverhead } from './workloads/per-item';
+import { returnAll } from './workloads/return-all';
+
+const BENCHES: Array<{ id: string; run: (context: BenchContext) => Promise<BenchResult> }> = [
+	{ id: 'limit', run: simulatorLimit },
+	{ id: 'per-item', run: perItemOverhead },
+	{ id: 'bulk', run: bulk },
+	{ id: 'return-all', run: returnAll },
+	{ id: 'intake', run: callbackIntake },
+	// Last: it restarts n8n for every measurement.
+	{ id: 'memory', run: memory },
+];
+
+function parseArgs(argv: string[]) {
+	const quick = argv.includes('--quick');
+	const cpuProf = argv.includes('--cpu-prof');
+	const only = argv
+		.find((arg) => arg.startsWith('--only='))
+		?.slice('--only='.length)
+		.split(',')
+		.filter(Boolean);
+	const unknown = only?.filter((id) => !BENCHES.some((bench) => bench.id === id)) ?? [];
+	if (unknown.length) throw new Error(`unknown bench: ${unknown.join(', ')}`);
+	const n8nEnv = Object.fromEntries(
+		argv
+			.filter((arg) => arg.startsWith('--n8n-env='))
+			.map((arg) => {
+				const [name, ...value] = arg.slice('--n8n-env='.length).split('=');
+				return [name, value.join('=')];
+			}),
+	);
+	return { quick, cpuProf, only, n8nEnv };
+}
+
+async function main() {
+	const started = Date.now();
+	const args = parseArgs(process.argv.slice(2));
+	const selected = BENCHES.filter((bench) => !args.only || args.only.includes(bench.id));
+	const nodeOptions = args.cpuProf
+		? `--cpu-prof --cpu-prof-dir=${path.join(benchArtifacts, 'profiles')}`
+		: undefined;
+
+	let env: BenchEnvironment | undefined;
+	const results: BenchResult[] = [];
+	const failures: Array<{ id: string; error: string }> = [];
+	try {
+		env = await startEnvironment({ nodeOptions, n8nEnv: args.n8nEnv });
+		for (const bench of selected) {
+			const benchStarted = Date.now();
+			log(`--- ${bench.id}`);
+			const loadBefore = os.loadavg()[0];
+			try {
+				const result = await bench.run({ env, quick: args.quick });
+				// Others share the machine: the load says how quiet it was while this bench ran.
+				result.params.loadAverage1m = [loadBefore, os.loadavg()[0]].map((l) => +l.toFixed(1));
+				results.push(result);
+			} catch (error) {
+				// One broken bench must not hide the others' figures.
+				log(`${bench.id} failed: ${(error as Error).stack ?? error}`);
+				failures.push({ id: bench.id, error: (error as Error).message });
+			}
+			log(`${bench.id}: ${((Date.now() - benchStarted) / 1000).toFixed(1)} s`);
+		}
+	} finally {
+		await env?.close();
+	}
+
+	const extraArgs = [
+		...(args.only ? [`--only=${args.only.join(',')}`] : []),
+		...Object.entries(args.n8nEnv).map(([name, value]) => `--n8n-env=${name}=${value}`),
+		...(args.cpuProf ? ['--cpu-prof'] : []),
+	];
+	const command = args.quick ? 'npm run bench:quick' : 'npm run bench';
+	const table = await writeResults(
+		{
+			mode: args.quick ? 'quick' : 'full',
+			command: extraArgs.length ? `${command} -- ${extraArgs.join(' ')}` : command,
+			startedAt: new Date(started).toISOString(),
+			durationSeconds: Math.round((Date.now() - started) / 1000),
+			machine: {
+				cpus: os.cpus().length,
+				cpuModel: os.cpus()[0]?.model ?? 'unknown',
+				memoryGb: Math.round(os.totalmem() / 2 ** 30),
+				node: process.version,
+				n8n: n8nVersion,
+			},
+			n8nEnv: { ...BENCH_N8N_ENV, ...args.n8nEnv },
+			results,
+			failures,
+		},
+		extraArgs.length > 0,
+	);
+	process.stdout.write(`\n${table}\n`);
+	log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	if (failures.length) process.exitCode = 1;
+}
+
+main().then(
+	// Keep-alive sockets of fetch would hold the process open for a while.
+	() => process.exit(process.exitCode ?? 0),
+	(error) => {
+		process.stderr.write(`${(error as Error).stack ?? error}\n`);
+		process.exit(1);
+	},
+);

@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { Execution, N8nClient } from '../e2e/harness/client';
+import { artifactsDir } from '../e2e/harness/paths';
+import { QueueControl } from '../e2e/harness/queue-control';
+import { connect, type QueueState, type SuiteState } from '../e2e/harness/state';
+
+const logDir = path.join(artifactsDir, 'logs');
+
+/** The suite's state, refusing to run these tests against anything but queue mode. */
+export function connectQueue(): {
+	client: N8nClient;
+	state: SuiteState & { queue: QueueState };
+	control: QueueControl;
+} {
+	const { client, state } = connect();
+	if (state.mode !== 'queue' || !state.queue) {
+		throw new Error('these tests need queue mode: run them with "npm run test:e2e:queue"');
+	}
+	return {
+		client,
+		state: state as SuiteState & { queue: QueueState },
+		control: new QueueControl(state.queue.controlUrl),
+	};
+}
+
+const read = (file: string) => {
+	try {
+		return readFileSync(file, 'utf8');
+	} catch {
+		return '';
+	}
+};
+
+/** Every worker log of this run, restarted workers' included (a restart writes a new file). */
+export function workerLogs(): Array<{ name: string; text: string }> {
+	return readdirSync(logDir)
+		.filter((file) => /^n8n-queue-worker\d+(-restart\d+)?\.log$/.test(file))
+		.sort()
+		.map((file) => ({
+			name: file.replace(/^n8n-queue-|\.log$/g, ''),
+			text: read(path.join(logDir, file)),
+		}));
+}
+
+/** Names of the workers that logged starting `executionId` (once per run of it: a resume is a second run). */
+export function workersThatRan(executionId: string): string[] {
+	const marker = `Worker started execution ${executionId} (`;
+	return workerLogs().flatMap(({ name, text }) =>
+		text
+			.split(marker)
+			.slice(1)
+			.map(() => name),
+	);
+}
+
+/** How many times `processLog` says it put `executionId` on the queue. */
+export function timesEnqueued(processLog: string, executionId: string): number {
+	return read(processLog).split(`Enqueued execution ${executionId} (`).length - 1;
+}
+
+export function processLog(state: { queue: QueueState }, name: 'main' | 'webhook'): string {
+	return state.queue.processes.find((p) => p.name === name)!.logFile;
+}
+
+/**
+ * Every execution of a workflow, following the public API's cursor. n8n leaves running executions
+ * out of the list unless asked for them by status, so those come from a second listing.
+ */
+export async function allExecutions(
+	client: N8nClient,
+	workflowId: string,
+	options: { includeData?: boolean; maxPages?: number } = {},
+): Promise<Execution[]> {
+	const byId = new Map<string, Execution>();
+	for (const status of [undefined, 'running', 'waiting']) {
+		let cursor: string | undefined;
+		for (let page = 0; page < (options.maxPages ?? 50); page++) {
+			const params = new URLSearchParams({ workflowId, limit: '250' });
+			if (status) params.set('status', status);
+			if (options.includeData) params.set('includeData', 'true');
+			if (cursor) params.set('cursor', cursor);
+			const result = await client.api<{ data: Execution[]; nextCursor?: string | null }>(
+				'GET',
+				`/executions?${params}`,
+			);
+			for (const execution of result.data) byId.set(execution.id, execution);
+			cursor = result.nextCursor ?? undefined;
+			if (!cursor) break;
+		}
+	}
+	return [...byId.values()];
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

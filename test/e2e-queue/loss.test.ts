@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { Execution, N8nClient } from '../e2e/harness/client';
+import { artifactsDir } from '../e2e/harness/paths';
+import type { QueueControl } from '../e2e/harness/queue-control';
+import type { QueueState, SuiteState } from '../e2e/harness/state';
+import { chain } from '../e2e/harness/workflows';
+import { allExecutions, connectQueue, processLog, sleep } from './helpers';
+
+const CALLBACKS = 1000;
+const CONCURRENCY = 16;
+const POST_TIMEOUT_MS = 30_000;
+/** Bounded wait for the queue to drain after the last callback was accepted. */
+const SETTLE_TIMEOUT_MS = 150_000;
+const TRIGGER = 'Scraping Callback Trigger';
+
+let client: N8nClient;
+let state: SuiteState & { queue: QueueState };
+let control: QueueControl;
+const activated: string[] = [];
+const report: Record<string, unknown> = {};
+let firstRun: { url: string; workflowId: string; requestIds: string[] } | undefined;
+
+beforeAll(() => {
+	({ client, state, control } = connectQueue());
+});
+
+afterAll(async () => {
+	for (const id of activated) await client.deactivate(id).catch(() => undefined);
+	const file = path.join(artifactsDir, 'queue', 'loss.json');
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, JSON.stringify(report, null, 2));
+});
+
+interface Post {
+	requestId: string;
+	status: number;
+	body: unknown;
+}
+
+/** A callback the trigger recognises as a social scrape, with an id of its own. */
+const payload = (requestId: string, n: number) => ({
+	request_id: requestId,
+	status: 'completed',
+	request_metadata: { url: `https://social.example.com/p/${n}` },
+	results: [{ post_id: n, text: `post ${n}` }],
+});
+
+async function triggerWorkflow(name: string): Promise<string> {
+	const webhookId = randomUUID();
+	const { id } = await client.createWorkflow({
+		name,
+		...chain([
+			{
+				id: randomUUID(),
+				name: TRIGGER,
+				type: 'n8n-nodes-review-scraping.scrapingCallbackTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: {},
+			},
+		]),
+	});
+	await client.activate(id);
+	activated.push(id);
+	const url = `${state.webhookUrl}/webhook/${webhookId}/callback`;
+	// Registered a moment after activation: wait for the trigger's own 400 to an empty body.
+	const deadline = Date.now() + 10_000;
+	const probe = async () => {
+		const res = await fetch(url, { method: 'POST' });
+		await res.arrayBuffer();
+		return res.status;
+	};
+	while ((await probe()) === 404 && Date.now() < deadline) await sleep(200);
+	return url;
+}
+
+/**
+ * Posts every callback once, `CONCURRENCY` at a time, without retrying: a retry could hide a
+ * lost request or create a duplicate, and both are what is measured. `onAccepted` sees the count
+ * of 200 answers so far; callbacks from `holdBefore.index` on wait for `holdBefore.until()`.
+ */
+async function postAll(
+	url: string,
+	requestIds: string[],
+	onAccepted: (accepted: number) => void = () => undefined,
+	holdBefore?: { index: number; until: () => Promise<void> | undefined },
+): Promise<Post[]> {
+	const posts: Post[] = new Array(requestIds.length);
+	let next = 0;
+	let accepted = 0;
+	const lane = async () => {
+		while (next < requestIds.length) {
+			const n = next++;
+			if (holdBefore && n >= holdBefore.index) await holdBefore.until();
+			const requestId = requestIds[n];
+			try {
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(payload(requestId, n)),
+					signal: AbortSignal.timeout(POST_TIMEOUT_MS),
+				});
+				const text = await res.text();
+				let body: unknown = text;
+				try {
+					body = JSON.parse(text);
+				} catch {
+					// kept as text
+				}
+				posts[n] = { requestId, status: res.status, body };
+				if (res.status === 200) onAccepted(++accepted);
+			} catch (error) {
+				posts[n] = { requestId, status: 0, body: String((error as Error).message) };
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+	return posts;
+}
+
+/** Waits (bounded) until no execution of the workflow is queued or running. */
+async function settled(workflowId: string, expected: number): Promise<Execution[]> {
+	const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+	for (;;) {
+		const executions = await allExecutions(client, workflowId);
+		const open = executions.filter((e) => ['new', 'running'].includes(e.status));
+		if ((executions.length >= expected && open.length === 0) || Date.now() > deadline) {
+			return await allExecutions(client, workflowId, { includeData: true });
+		}
+		await sleep(1000);
+	}
+}
+
+/** The request ids an execution carries, wherever n8n keeps them (run data, or the queued stack). */
+function requestIdsOf(execution: Execution, tag: string): string[] {
+	const found = JSON.stringify(execution.data ?? {}).match(new RegExp(`loss-${tag}-\\d+`, 'g'));
+	return [...new Set(found ?? [])];
+}
+
+function countBy<T>(values: T[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[String(value)] = (counts[String(value)] ?? 0) + 1;
+	return counts;
+}
+
+/** Executions per request id: what each accepted callback led to. */
+function tally(executions: Execution[], tag: string, requestIds: string[]) {
+	const byRequest = new Map<string, Execution[]>(requestIds.map((id) => [id, []]));
+	const unattributed: string[] = [];
+	for (const execution of executions) {
+		const ids = requestIdsOf(execution, tag);
+		if (ids.length !== 1 || !byRequest.has(ids[0])) unattributed.push(execution.id);
+		else byRequest.get(ids[0])!.push(execution);
+	}
+	const entries = [...byRequest.entries()];
+	return {
+		missing: entries.filter(([, list]) => list.length === 0).map(([id]) => id),
+		duplicated: entries.filter(([, list]) => list.length > 1).map(([id]) => id),
+		unattributed,
+	};
+}
+
+const enqueuedByWebhookProcess = (executionIds: string[]) => {
+	const log = readFileSync(processLog(state, 'webhook'), 'utf8');
+	const enqueued = new Set([...log.matchAll(/Enqueued execution (\d+) \(/g)].map((m) => m[1]));
+	return executionIds.filter((id) => enqueued.has(id)).length;
+};
+
+/** Executions a worker's log shows as started and never finished: what it held when it died. */
+function heldBy(logFile: string): string[] {
+	const log = readFileSync(logFile, 'utf8');
+	const started = [...log.matchAll(/Worker started execution (\d+) \(/g)].map((m) => m[1]);
+	const finished = new Set(
+		[...log.matchAll(/Worker finished execution (\d+) \(/g)].map((m) => m[1]),
+	);
+	return started.filter((id) => !finished.has(id));
+}
+
+describe(`loss test: ${CALLBACKS} callbacks into a trigger workflow in queue mode`, () => {
+	it(
+		'every accepted callback yields exactly one successful execution',
+		async () => {
+			const tag = randomUUID().slice(0, 8);
+			const requestIds = Array.from({ length: CALLBACKS }, (_, n) => `loss-${tag}-${n}`);
+			const url = await triggerWorkflow('queue loss test');
+			const workflowId = activated.at(-1)!;
+			firstRun = { url, workflowId, requestIds };
+
+			const started = Date.now();
+			const posts = await postAll(url, requestIds);
+			const postedMs = Date.now() - started;
+			const executions = await settled(workflowId, CALLBACKS);
+			const settledMs = Date.now() - started;
+
+			const accepted = posts.filter((p) => p.status === 200);
+			const { missing, duplicated, unattributed } = tally(executions, tag, requestIds);
+			const statuses = countBy(executions.map((e) => e.status));
+			report.withoutKill = {
+				callbacks: CALLBACKS,
+				concurrency: CONCURRENCY,
+				accepted: accepted.length,
+				answers: countBy(posts.map((p) => p.status)),
+				executions: executions.length,
+				statuses,
+				lost: missing.length,
+				duplicates: duplicated.length,
+				unattributed: unattributed.length,
+				enqueuedByWebhookProcess: enqueuedByWebhookProcess(executions.map((e) => e.id)),
+				postedMs,
+				settledMs,
+				callbacksPerSecond: Math.round((CALLBACKS / postedMs) * 1000),
+				executionsPerSecond: Math.round((CALLBACKS / settledMs) * 1000),
+			};
+			console.log(`loss test without kill: ${JSON.stringify(report.withoutKill)}`);
+
+			expect(accepted).toHaveLength(CALLBACKS);
+			expect(new Set(accepted.map((p) => JSON.stringify(p.body)))).toEqual(
+				new Set([JSON.stringify({ received: true })]),
+			);
+			expect({ missing, duplicated, unattributed }).toEqual({
+				missing: [],
+				duplicated: [],
+				unattributed: [],
+			});
+			expect(statuses).toEqual({ success: CALLBACKS });
+			expect(report.withoutKill).toMatchObject({ enqueuedByWebhookProcess: CALLBACKS });
+		},
+		SETTLE_TIMEOUT_MS + 120_000,
+	);
+
+	it(
+		`a second delivery of each of the ${CALLBACKS} is acknowledged as a repeat and starts nothing`,
+		async () => {
+			if (!firstRun) throw new Error('needs the first run of this file');
+			const { url, workflowId, requestIds } = firstRun;
+			const started = Date.now();
+			const again = await postAll(url, requestIds);
+			const answers = countBy(again.map((p) => `${p.status} ${JSON.stringify(p.body)}`));
+			await sleep(2000);
+			const executions = await allExecutions(client, workflowId);
+			report.redelivery = {
+				answers,
+				executionsBefore: CALLBACKS,
+				executionsAfter: executions.length,
+				ms: Date.now() - started,
+			};
+			console.log(`redelivery: ${JSON.stringify(report.redelivery)}`);
+			expect(answers).toEqual({
+				[`200 ${JSON.stringify({ received: true, duplicate: true })}`]: CALLBACKS,
+			});
+			expect(executions).toHaveLength(CALLBACKS);
+		},
+		POST_TIMEOUT_MS + 180_000,
+	);
+
+	it(
+		'with a worker killed (SIGKILL) and restarted mid-run: every callback is still accepted and enqueued once; what the dead worker held is failed by n8n',
+		async () => {
+			const tag = randomUUID().slice(0, 8);
+			const requestIds = Array.from({ length: CALLBACKS }, (_, n) => `loss-${tag}-${n}`);
+			const url = await triggerWorkflow('queue loss test, worker killed');
+			const workflowId = activated.at(-1)!;
+			const victim = 0;
+			const timeline: Record<string, number> = {};
+			let held: string[] = [];
+			let chaos: Promise<void> | undefined;
+
+			const started = Date.now();
+			const at = (event: string) => (timeline[event] = Date.now() - started);
+			// A quarter in, kill worker 0 as soon as it holds an execution (bounded: 10 s) and restart
+			// it at once; callbacks keep coming, and the last quarter waits for the restart, so that
+			// the restarted worker takes part whatever the machine's speed.
+			const killAndRestart = async (acceptedAtKill: number) => {
+				const log = (await control.processes()).find((p) => p.name === `worker${victim}`)!;
+				const deadline = Date.now() + 10_000;
+				while (heldBy(log.logFile).length === 0 && Date.now() < deadline) await sleep(10);
+				await control.killWorker(victim);
+				at('killed');
+				timeline.acceptedAtKill = acceptedAtKill;
+				held = heldBy(log.logFile);
+				await control.startWorker(victim);
+				at('restarted');
+			};
+			const posts = await postAll(
+				url,
+				requestIds,
+				(accepted) => {
+					if (accepted === CALLBACKS / 4) chaos = killAndRestart(accepted);
+				},
+				{ index: (CALLBACKS * 3) / 4, until: () => chaos },
+			);
+			at('posted');
+			await chaos;
+			const executions = await settled(workflowId, CALLBACKS);
+			at('settled');
+
+			const accepted = posts.filter((p) => p.status === 200);
+			const { missing, duplicated, unattributed } = tally(executions, tag, requestIds);
+			const statuses = countBy(executions.map((e) => e.status));
+			const notSuccessful = executions.filter((e) => e.status !== 'success');
+			const stalled = executions.filter(
+				(e) =>
+					e.status === 'error' &&
+					/failed to be processed too many times/.test(e.data?.resultData.error?.message ?? ''),
+			);
+			const processes = await control.processes();
+			const restartedLog = processes.find((p) => p.name === `worker${victim}`)!.logFile;
+			const ranAfterRestart =
+				readFileSync(restartedLog, 'utf8').split('Worker started execution').length - 1;
+			report.withWorkerKilled = {
+				callbacks: CALLBACKS,
+				concurrency: CONCURRENCY,
+				workerConcurrency: state.queue.workerConcurrency,
+				recoverySettings: state.queue.recoverySettings,
+				accepted: accepted.length,
+				answers: countBy(posts.map((p) => p.status)),
+				executions: executions.length,
+				statuses,
+				heldByKilledWorkerPerItsLog: held,
+				notSuccessful: notSuccessful.map((e) => ({
+					id: e.id,
+					status: e.status,
+					error: e.data?.resultData.error?.message,
+				})),
+				stalled: stalled.length,
+				lost: missing.length,
+				duplicates: duplicated.length,
+				unattributed: unattributed.length,
+				enqueuedByWebhookProcess: enqueuedByWebhookProcess(executions.map((e) => e.id)),
+				ranByRestartedWorker: ranAfterRestart,
+				timelineMs: timeline,
+			};
+			console.log(`loss test with a worker killed: ${JSON.stringify(report.withWorkerKilled)}`);
+
+			// The package's part: every callback answered 200 and put exactly one execution on the queue.
+			expect(accepted).toHaveLength(CALLBACKS);
+			expect(executions).toHaveLength(CALLBACKS);
+			expect(report.withWorkerKilled).toMatchObject({ enqueuedByWebhookProcess: CALLBACKS });
+			expect(duplicated).toEqual([]);
+			// n8n's part, measured: the jobs the dead worker held are failed as stalled, their
+			// executions saved as errors without their data: those callbacks' payloads are gone.
+			expect(timeline.killed).toBeLessThan(timeline.posted);
+			expect(timeline.restarted).toBeLessThan(timeline.posted);
+			expect(ranAfterRestart).toBeGreaterThan(0);
+			expect(held.length).toBeGreaterThan(0);
+			expect(stalled.length).toBeGreaterThan(0);
+			expect(stalled.length).toBeLessThanOrEqual(state.queue.workerConcurrency);
+			expect(notSuccessful.map((e) => e.id).sort()).toEqual(stalled.map((e) => e.id).sort());
+			expect(unattributed.sort()).toEqual(stalled.map((e) => e.id).sort());
+			expect(missing).toHaveLength(stalled.length);
+		},
+		SETTLE_TIMEOUT_MS + 180_000,
+	);
+});

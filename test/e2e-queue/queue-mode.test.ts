@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+
+import { ReviewJobCallback } from '../../simulator/schemas';
+import type { Simulator } from '../../simulator/server';
+import type { N8nClient, WorkflowNode } from '../e2e/harness/client';
+import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
+import type { QueueControl } from '../e2e/harness/queue-control';
+import type { QueueState, SuiteState } from '../e2e/harness/state';
+import { chain, nodeOutput, REVIEW_SCRAPER, webhookNode } from '../e2e/harness/workflows';
+import {
+	allExecutions,
+	connectQueue,
+	processLog,
+	sleep,
+	timesEnqueued,
+	workersThatRan,
+} from './helpers';
+
+let client: N8nClient;
+let state: SuiteState & { queue: QueueState };
+let control: QueueControl;
+let simulator: Simulator;
+let credentials: Record<string, { id: string; name: string }>;
+const activated: string[] = [];
+
+beforeAll(async () => {
+	({ client, state, control } = connectQueue());
+	simulator = await startSimulator();
+	credentials = await createSimulatorCredentials(client, simulator, 'queue mode');
+});
+
+afterAll(async () => {
+	await simulator?.stop();
+});
+
+beforeEach(() => simulator.reset());
+
+afterEach(async () => {
+	for (const id of activated.splice(0)) await client.deactivate(id);
+});
+
+function packageNode(
+	type: string,
+	name: string,
+	parameters: Record<string, unknown>,
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name,
+		type: `n8n-nodes-review-scraping.${type}`,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters,
+	};
+}
+
+async function activate(name: string, nodes: WorkflowNode[]): Promise<string> {
+	const { id } = await client.createWorkflow({ name, ...chain(nodes) });
+	await client.activate(id);
+	activated.push(id);
+	return id;
+}
+
+async function post(url: string, body: unknown, timeoutMs = 10_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(30_000),
+		});
+		const text = await res.text();
+		// A production webhook is registered a moment after activation.
+		if (res.status !== 404 || Date.now() > deadline) {
+			let parsed: unknown = text;
+			try {
+				parsed = JSON.parse(text);
+			} catch {
+				// not JSON
+			}
+			return { status: res.status, body: parsed };
+		}
+		await sleep(200);
+	}
+}
+
+/** Submits a review job straight to the simulator, as a user's other system would. */
+async function submitReviewJob(callback: string): Promise<number> {
+	const query = new URLSearchParams({
+		url: `https://www.example.com/biz/queue-${randomUUID()}`,
+		blocks: '3',
+		callback,
+	});
+	const res = await fetch(`${simulator.urls.baseUrl}/api/v2/profiles/add?${query}`, {
+		method: 'POST',
+		headers: { 'spiderman-token': simulator.config.token },
+	});
+	expect(res.status).toBe(200);
+	return ((await res.json()) as { job_id: number }).job_id;
+}
+
+/** Polls `read` for up to 10 s until it returns `length` elements. */
+async function until<T>(read: () => T[], length: number): Promise<T[]> {
+	const deadline = Date.now() + 10_000;
+	for (;;) {
+		const current = read();
+		if (current.length === length || Date.now() > deadline) return current;
+		await sleep(100);
+	}
+}
+
+describe('queue mode cluster', () => {
+	it('runs one main, one webhook process and two workers, each answering its health check', async () => {
+		const processes = await control.processes();
+		expect(processes.map((p) => [p.name, p.alive])).toEqual([
+			['main', true],
+			['webhook', true],
+			['worker0', true],
+			['worker1', true],
+		]);
+		expect(new Set(processes.map((p) => p.url)).size).toBe(4);
+		expect(state.webhookUrl).toBe(processes[1].url);
+		for (const { url } of processes) {
+			const res = await fetch(`${url}/healthz/readiness`);
+			expect({ url, status: res.status }).toEqual({ url, status: 200 });
+		}
+	});
+});
+
+describe('Scraping Callback Trigger in queue mode', () => {
+	it('a callback reaches the trigger through the webhook process and runs once on a worker', async () => {
+		const trigger = packageNode('scrapingCallbackTrigger', 'Scraping Callback Trigger', {});
+		const workflowId = await activate('queue: callback trigger', [trigger]);
+		const path = `webhook/${trigger.webhookId}/callback`;
+		const url = `${state.webhookUrl}/${path}`;
+		expect((await post(url, {})).status).toBe(400);
+		// Production webhooks are the webhook process's job only.
+		expect((await post(`${state.n8nUrl}/${path}`, {}, 0)).status).toBe(404);
+
+		const jobId = await submitReviewJob(url);
+		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+		expect(delivery).toEqual(expect.objectContaining({ state: 'delivered', finalStatus: 200 }));
+
+		const [execution] = await client.waitForExecutions(workflowId, 1, 30_000);
+		expect(execution.status).toBe('success');
+		expect(nodeOutput(execution, 'Scraping Callback Trigger')).toEqual([
+			{ kind: 'reviewJob', id: String(jobId), payload: delivery.payload },
+		]);
+		expect(timesEnqueued(processLog(state, 'webhook'), execution.id)).toBe(1);
+		expect(timesEnqueued(processLog(state, 'main'), execution.id)).toBe(0);
+		expect(workersThatRan(execution.id)).toHaveLength(1);
+
+		// The webhook process that took the first delivery recognises the repeat.
+		expect(await post(url, delivery.payload)).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+		});
+		await sleep(1000);
+		expect(await allExecutions(client, workflowId)).toHaveLength(1);
+	});
+});
+
+describe('Wait for Completion in queue mode', () => {
+	it('the callback resumes the waiting execution through the webhook process, on a worker', async () => {
+		const scraper: WorkflowNode = {
+			id: randomUUID(),
+			name: 'Review Scraper',
+			type: REVIEW_SCRAPER,
+			typeVersion: 1,
+			position: [0, 0],
+			credentials: { reviewScraperApi: credentials.reviewScraperApi },
+			parameters: {
+				resource: 'profile',
+				operation: 'add',
+				url: 'https://www.example.com/biz/queue-wait',
+				waitForCompletion: true,
+				waitTimeLimit: 5,
+				additionalFields: { blocks: 3, externalIdentifier: 'queue-wait' },
+			},
+		};
+		const path = `queue-wait-${randomUUID()}`;
+		const workflowId = await activate('queue: wait for completion', [
+			webhookNode(path, { respond: 'onReceived' }),
+			scraper,
+		]);
+		expect((await client.callWebhook(path, {})).status).toBe(200);
+
+		const [execution] = await client.waitForExecutions(workflowId, 1, 60_000);
+		expect(execution.status).toBe('success');
+		const [delivery] = simulator.deliveries();
+		expect(delivery.url).toMatch(
+			new RegExp(`^${state.webhookUrl}/webhook-waiting/${execution.id}/${scraper.id}\\?signature=`),
+		);
+		expect(delivery.state).toBe('delivered');
+		const [result] = nodeOutput(execution, 'Review Scraper');
+		const { wait_status: waitStatus, ...payload } = result;
+		expect(waitStatus).toBe('completed');
+		expect(payload).toEqual(delivery.payload);
+		expect(ReviewJobCallback.parse(payload).reviews.length).toBeGreaterThan(0);
+
+		// Two runs on workers: up to the wait, then after the resume the webhook process enqueued.
+		expect(workersThatRan(execution.id)).toHaveLength(2);
+		expect(timesEnqueued(processLog(state, 'webhook'), execution.id)).toBe(2);
+	});
+});
+
+describe('Scheduled Scrape Trigger lifecycle in queue mode', () => {
+	it('activation on main creates the schedule, deliveries run through the webhook process, deactivation deletes it', async () => {
+		const trigger = {
+			...packageNode('scheduledScrapeTrigger', 'Scheduled Scrape Trigger', {
+				collect: 'profile',
+				frequency: 'daily',
+				url: 'https://www.example.com/biz/queue-schedule',
+				blocks: 2,
+			}),
+			credentials: { scrapingApi: credentials.scrapingApi },
+		};
+		const { id: workflowId } = await client.createWorkflow({
+			name: 'queue: scheduled trigger',
+			...chain([trigger]),
+		});
+		await client.activate(workflowId);
+		let active = true;
+		try {
+			// Activation returns before the trigger's `create` has run.
+			const schedules = await until(() => [...simulator.state.schedules.values()], 1);
+			const { schedule } = schedules[0];
+			const callback = new URL(String(schedule.payload.query_params.callback));
+			expect(`${callback.origin}${callback.pathname}`).toBe(
+				`${state.webhookUrl}/webhook/${trigger.webhookId}/scheduled`,
+			);
+
+			await simulator.fireSchedule(schedule.schedule_id);
+			const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+			// The secret that main stored on activation is what the webhook process checks.
+			expect(delivery).toEqual(expect.objectContaining({ state: 'delivered', finalStatus: 200 }));
+			const [execution] = await client.waitForExecutions(workflowId, 1, 30_000);
+			expect(execution.status).toBe('success');
+			expect(timesEnqueued(processLog(state, 'webhook'), execution.id)).toBe(1);
+			expect(workersThatRan(execution.id)).toHaveLength(1);
+
+			await client.deactivate(workflowId);
+			active = false;
+			expect(await until(() => [...simulator.state.schedules.values()], 0)).toEqual([]);
+		} finally {
+			if (active) await client.deactivate(workflowId);
+		}
+	});
+});
