@@ -117,6 +117,8 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 		itemIndex: options.itemIndex,
 	};
 	const idempotent = options.method === 'GET' || options.method === 'DELETE';
+	// Set once an attempt may have reached the service and been acted on without us seeing the answer.
+	let earlierAttemptMayHaveApplied = false;
 
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await send.call(this, credentialType, baseUrl, options, summary);
@@ -126,6 +128,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 		if (outcome.kind === 'network') {
 			const retryable = idempotent || NOT_SENT_CODES.has(outcome.code);
 			if (retryable && !isLastAttempt) {
+				if (!NOT_SENT_CODES.has(outcome.code)) earlierAttemptMayHaveApplied = true;
 				await sleep(backoffMs(attempt));
 				continue;
 			}
@@ -147,6 +150,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 		const parsed = parseBody(outcome.response.body);
 		if (!parsed.ok) {
 			if (idempotent && !isLastAttempt) {
+				earlierAttemptMayHaveApplied = true;
 				await sleep(backoffMs(attempt));
 				continue;
 			}
@@ -163,10 +167,17 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 
 		if (!isServiceFailure(statusCode, parsed.value)) return parsed.value;
 
+		// A delete whose earlier attempt reached the service finds the thing already gone: that is
+		// the outcome the user asked for, not an error.
+		if (options.method === 'DELETE' && statusCode === 404 && earlierAttemptMayHaveApplied) {
+			return { success: true, results: [] };
+		}
+
 		const retryable = statusCode === 429 || (idempotent && statusCode >= 500);
 		if (retryable && !isLastAttempt) {
 			const retryAfter = parseRetryAfter(headers['retry-after']);
 			if (retryAfter === undefined || retryAfter <= retryPolicy.maxRetryAfterMs) {
+				if (statusCode >= 500) earlierAttemptMayHaveApplied = true;
 				await sleep(retryAfter ?? backoffMs(attempt));
 				continue;
 			}

@@ -97,6 +97,36 @@ describe('transport retry policy', () => {
 		},
 	);
 
+	const notFound: Scripted = {
+		status: 404,
+		body: { success: false, message: 'Schedule not found' },
+	};
+	it.each<[string, Scripted[]]>([
+		['connection reset', [{ networkError: 'ECONNRESET' }, notFound]],
+		['malformed answer', [malformed, notFound]],
+		['HTTP 500', [serverError(500), notFound]],
+	])(
+		'counts a DELETE as done when its retry after a %s finds the thing gone',
+		async (_case, script) => {
+			const { context, sent } = contextAnswering(script);
+			await expect(
+				apiRequest.call(context, { api: 'review', method: 'DELETE', path: '/api/v1/schedules/7' }),
+			).resolves.toEqual({ success: true, results: [] });
+			expect(sent).toHaveLength(2);
+		},
+	);
+
+	it.each<[string, Scripted[]]>([
+		['on the first attempt', [notFound]],
+		['after a refused connection', [{ networkError: 'ECONNREFUSED' }, notFound]],
+		['after a 429', [tooMany(), notFound]],
+	])('reports a DELETE 404 %s: the service never acted on it', async (_case, script) => {
+		const { context } = contextAnswering(script);
+		await expect(
+			apiRequest.call(context, { api: 'review', method: 'DELETE', path: '/api/v1/schedules/7' }),
+		).rejects.toThrow(/not found/i);
+	});
+
 	it('waits what Retry-After asks before retrying', async () => {
 		const { context, sent } = contextAnswering([tooMany('1'), ok]);
 		const started = Date.now();
