@@ -8,7 +8,7 @@ import { assertCompleted, postItems, totalPages } from '../results';
 import { requestPath, scraperGet } from '../scraperRequest';
 
 export const RETURN_ALL_PAGE_SIZE = 100;
-export const PAGE_CONCURRENCY = 4;
+export const PAGE_CONCURRENCY = 8;
 
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
