@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { countRequests } from '../lib/probe';
 import { cell, median, ratioCell, type BenchContext, type BenchResult } from '../lib/result';
 import { alternate, log, pairwise } from '../lib/rounds';
@@ -50,9 +52,20 @@ export async function bulk({ env, quick }: BenchContext): Promise<BenchResult> {
 			path,
 		);
 	};
+	// What n8n spends on the items before any node of ours runs: the webhook, Split Out and one
+	// `{{ $json.url }}` per item, as Add Many reads it. Add Many cannot be faster than this.
+	const floorPath = 'bench-bulk-floor';
+	const floor = await deploy(
+		client,
+		'bench bulk: n8n floor',
+		webhookTrigger(floorPath, 'lastNode'),
+		[splitOutNode('body.profiles'), urlSetNode()],
+		'none',
+		floorPath,
+	);
 	const many = await workflow('addMany');
 	const single = await workflow('add');
-	for (const deployed of [many, single]) {
+	for (const deployed of [floor, many, single]) {
 		expectOk(await postWhenRegistered(deployed.url, profiles(3, 'warm')), 'bulk warm-up');
 	}
 
@@ -66,11 +79,16 @@ export async function bulk({ env, quick }: BenchContext): Promise<BenchResult> {
 		return { ms: posted.ms, requests };
 	};
 	log(`bulk: ${items} profiles, batch ${BATCH_SIZE}, ${rounds} rounds`);
-	const [manySamples, singleSamples] = await alternate(
+	const runFloor = async (): Promise<Sample> => {
+		const posted = expectOk(await post(floor.url, body), 'floor');
+		return { ms: posted.ms, requests: 0 };
+	};
+	const [manySamples, singleSamples, floorSamples] = await alternate(
 		rounds,
 		[
 			{ name: 'Add Many', run: run(many.url, '/api/v2/profiles/add_bulk', 'Add Many') },
 			{ name: 'Add', run: run(single.url, '/api/v2/profiles/add', 'Add') },
+			{ name: 'floor', run: runFloor },
 		],
 		(s) => `${Math.round(s.ms)} ms, ${s.requests} requests`,
 	);
@@ -79,6 +97,8 @@ export async function bulk({ env, quick }: BenchContext): Promise<BenchResult> {
 	const expectedRequests = Math.ceil(items / BATCH_SIZE);
 	const manyRequests = Math.max(...manySamples.map((s) => s.requests));
 	const speedups = pairwise(manySamples, singleSamples, (a, b) => b.ms / a.ms);
+	const floorShares = pairwise(floorSamples, manySamples, (f, m) => f.ms / m.ms);
+	const bounds = pairwise(floorSamples, singleSamples, (f, a) => a.ms / f.ms);
 	return {
 		id: 'bulk',
 		title: `Bulk: ${items.toLocaleString('en-US')} profiles, Add Many (batch ${BATCH_SIZE}) vs Add per item`,
@@ -107,8 +127,59 @@ export async function bulk({ env, quick }: BenchContext): Promise<BenchResult> {
 				goal: '≥ 20× faster',
 				met: median(speedups) >= 20,
 			},
+			{
+				measure:
+					'diagnosis: n8n alone (Split Out + Set of {{ $json.url }}); ratio = its share of Add Many',
+				a: cell(
+					'floor',
+					floorSamples.map((s) => s.ms),
+					'ms',
+				),
+				b: cell(
+					'Add Many',
+					manySamples.map((s) => s.ms),
+					'ms',
+				),
+				ratio: ratioCell(floorShares),
+				met: null,
+			},
+			{
+				measure: 'diagnosis: speed-up bound; ratio = Add / floor',
+				a: cell(
+					'Add',
+					singleSamples.map((s) => s.ms),
+					'ms',
+				),
+				b: cell(
+					'floor',
+					floorSamples.map((s) => s.ms),
+					'ms',
+				),
+				ratio: ratioCell(bounds),
+				met: null,
+			},
 		],
-		notes: [],
-		raw: { manySamples, singleSamples, speedups },
+		notes: [
+			'The floor workflow does what Add Many cannot avoid: receive the body, split it into items and evaluate the URL expression once per item. Add Many can be at most "Add / floor" times faster than Add.',
+		],
+		raw: { manySamples, singleSamples, floorSamples, speedups, floorShares, bounds },
+	};
+}
+
+/** n8n's Set node evaluating the same expression Add Many reads for each item. */
+function urlSetNode() {
+	return {
+		id: randomUUID(),
+		name: 'Set URL',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [0, 0] as [number, number],
+		parameters: {
+			mode: 'manual',
+			assignments: {
+				assignments: [{ id: randomUUID(), name: 'url', value: '={{ $json.url }}', type: 'string' }],
+			},
+			options: {},
+		},
 	};
 }
