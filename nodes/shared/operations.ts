@@ -7,11 +7,22 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { RunStopped, SendOrder, setSendOrder } from './sendOrder';
+
 /** An operation that handles one input item per call; the router owns the loop. */
 export interface ItemOperation {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+	/** Items handled at the same time; an operation that already sends in parallel sets 1. */
+	itemConcurrency?: number;
 }
+
+/**
+ * Items in flight at once. Like the HTTP Request node, an item does not wait for the round trip of
+ * the one before it, which is what a run costs on a real network; the bound keeps a large input
+ * from running into the service's rate limit.
+ */
+export const ITEM_CONCURRENCY = 5;
 
 /** An operation that needs all input items at once (to batch them into fewer requests). */
 export interface BatchOperation {
@@ -55,20 +66,56 @@ export async function runOperation(
 	const items = this.getInputData();
 	if ('executeBatch' in operation) return [await operation.executeBatch.call(this, items)];
 
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const result = await operation.execute.call(this, itemIndex);
-			for (const json of Array.isArray(result) ? result : [result]) {
-				output.push({ json, pairedItem: { item: itemIndex } });
+	const continueOnFail = this.continueOnFail();
+	const order = new SendOrder(items.length);
+	const outputs: INodeExecutionData[][] = new Array(items.length);
+	const failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }> = [];
+	let nextIndex = 0;
+	const worker = async () => {
+		while (nextIndex < items.length && (continueOnFail || failures.length === 0)) {
+			const itemIndex = nextIndex++;
+			try {
+				const result = await operation.execute.call(this, itemIndex);
+				outputs[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({
+					json,
+					pairedItem: { item: itemIndex },
+				}));
+				order.finished(itemIndex);
+			} catch (error) {
+				if (error instanceof RunStopped) continue;
+				const itemError = toNodeError(this.getNode(), error, itemIndex);
+				if (continueOnFail) {
+					outputs[itemIndex] = [errorItem(itemError, itemIndex)];
+					order.finished(itemIndex);
+				} else {
+					failures.push({ itemIndex, error: itemError });
+					order.stopAfter(itemIndex);
+				}
 			}
-		} catch (error) {
-			const itemError = toNodeError(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail()) throw itemError;
-			output.push(errorItem(itemError, itemIndex));
 		}
+	};
+	const concurrency = Math.min(operation.itemConcurrency ?? ITEM_CONCURRENCY, items.length);
+	setSendOrder(this, order);
+	try {
+		await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+	} finally {
+		setSendOrder(this, undefined);
 	}
-	return [output];
+
+	if (failures.length > 0) {
+		// The first failing item is what a one-by-one run would have stopped at.
+		const { itemIndex: failedIndex, error } = failures.sort((a, b) => a.itemIndex - b.itemIndex)[0];
+		const wentThrough = outputs.flatMap((done, index) =>
+			done && index > failedIndex ? [index] : [],
+		);
+		if (wentThrough.length > 0) {
+			// Running the workflow again would send these a second time, so say they went through.
+			const note = `Item${wentThrough.length > 1 ? 's' : ''} ${wentThrough.join(', ')}, already sent, went through before the run stopped.`;
+			error.description = `${error.description ?? ''} ${note}`.trim();
+		}
+		throw error;
+	}
+	return [outputs.flat()];
 }
 
 export async function routeOperation(

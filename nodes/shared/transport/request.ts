@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { waitForTurnToSend } from '../sendOrder';
 import { API_ADDRESSES, type ApiName } from './apis';
 import { isServiceFailure, serviceError, transportError, type RequestSummary } from './errors';
 
@@ -117,6 +118,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 		itemIndex: options.itemIndex,
 	};
 	const idempotent = options.method === 'GET' || options.method === 'DELETE';
+	await waitForTurnToSend(this, options.itemIndex);
 	// Set once an attempt may have reached the service and been acted on without us seeing the answer.
 	let earlierAttemptMayHaveApplied = false;
 

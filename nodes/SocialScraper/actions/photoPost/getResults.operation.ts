@@ -9,6 +9,8 @@ import { requestPath, scraperGet } from '../scraperRequest';
 
 export const RETURN_ALL_PAGE_SIZE = 100;
 export const PAGE_CONCURRENCY = 8;
+// Return All already reads several pages at once: its items go one after the other.
+export const itemConcurrency = 1;
 
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
