@@ -244,10 +244,12 @@ describe('Review Scraper in an activated workflow', () => {
 		expect(output[0].success).toBe(true);
 		expect(output[2].success).toBe(true);
 		expect(String(output[1].error)).toMatch(/Profile URL/);
-		expect(reviewRequests('/api/v2/profiles/add').map((r) => r.query.url)).toEqual([
-			'https://www.example.com/biz/ok-1',
-			'https://www.example.com/biz/ok-2',
-		]);
+		// Items run concurrently: the order they reach the service in is not promised, the output's is.
+		expect(
+			reviewRequests('/api/v2/profiles/add')
+				.map((r) => r.query.url)
+				.sort(),
+		).toEqual(['https://www.example.com/biz/ok-1', 'https://www.example.com/biz/ok-2']);
 	});
 
 	it('without "continue on fail", a refused item fails the execution with the service message', async () => {
