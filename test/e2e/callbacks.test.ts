@@ -4,7 +4,7 @@ import { PhotoEnvelope } from '../../simulator/schemas';
 import type { DeliveryRecord, PayloadKind, Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect, type SuiteState } from './harness/state';
+import { connect, currentMode, type SuiteState } from './harness/state';
 import { directSubmitter } from './harness/submit';
 import {
 	activateChain,
@@ -351,9 +351,12 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
 		expect(delivery.state).toBe('delivered');
 		const statuses = delivery.attemptLog.map((a) => a.status);
-		expect(statuses[0]).toBe(409);
+		// Refused with 409 until n8n has saved the execution as waiting, then accepted once.
 		expect(statuses.at(-1)).toBe(200);
-		expect(new Set(statuses)).toEqual(new Set([409, 200]));
+		expect(statuses.slice(0, -1).every((status) => status === 409)).toBe(true);
+		// In one process the immediate callback always beats the save; in queue mode the worker saves
+		// and the webhook process takes the callback, so the save may come first.
+		if (currentMode() === 'regular') expect(statuses[0]).toBe(409);
 
 		const [execution] = await client.waitForExecutions(id, 1, 20_000);
 		expect(execution.status).toBe('success');
