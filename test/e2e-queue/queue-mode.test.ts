@@ -6,7 +6,13 @@ import type { N8nClient, WorkflowNode } from '../e2e/harness/client';
 import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
 import type { QueueControl } from '../e2e/harness/queue-control';
 import type { QueueState, SuiteState } from '../e2e/harness/state';
-import { chain, nodeOutput, REVIEW_SCRAPER, webhookNode } from '../e2e/harness/workflows';
+import {
+	chain,
+	nodeOutput,
+	postToWebhook,
+	REVIEW_SCRAPER,
+	webhookNode,
+} from '../e2e/harness/workflows';
 import {
 	allExecutions,
 	connectQueue,
@@ -62,30 +68,6 @@ async function activate(name: string, nodes: WorkflowNode[]): Promise<string> {
 	return id;
 }
 
-async function post(url: string, body: unknown, timeoutMs = 10_000) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const res = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-			signal: AbortSignal.timeout(30_000),
-		});
-		const text = await res.text();
-		// A production webhook is registered a moment after activation.
-		if (res.status !== 404 || Date.now() > deadline) {
-			let parsed: unknown = text;
-			try {
-				parsed = JSON.parse(text);
-			} catch {
-				// not JSON
-			}
-			return { status: res.status, body: parsed };
-		}
-		await sleep(200);
-	}
-}
-
 /** Submits a review job straight to the simulator, as a user's other system would. */
 async function submitReviewJob(callback: string): Promise<number> {
 	const query = new URLSearchParams({
@@ -135,9 +117,9 @@ describe('Scraping Callback Trigger in queue mode', () => {
 		const workflowId = await activate('queue: callback trigger', [trigger]);
 		const path = `webhook/${trigger.webhookId}/callback`;
 		const url = `${state.webhookUrl}/${path}`;
-		expect((await post(url, {})).status).toBe(400);
+		expect((await postToWebhook(url, {})).status).toBe(400);
 		// Production webhooks are the webhook process's job only.
-		expect((await post(`${state.n8nUrl}/${path}`, {}, 0)).status).toBe(404);
+		expect((await postToWebhook(`${state.n8nUrl}/${path}`, {}, { timeoutMs: 0 })).status).toBe(404);
 
 		const jobId = await submitReviewJob(url);
 		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
@@ -153,7 +135,7 @@ describe('Scraping Callback Trigger in queue mode', () => {
 		expect(workersThatRan(execution.id)).toHaveLength(1);
 
 		// The webhook process that took the first delivery recognises the repeat.
-		expect(await post(url, delivery.payload)).toEqual({
+		expect(await postToWebhook(url, delivery.payload as Record<string, unknown>)).toEqual({
 			status: 200,
 			body: { received: true, duplicate: true },
 		});
