@@ -237,7 +237,7 @@ function resumeWithFailure(
 		};
 	}
 	// Not part of IWebhookFunctions: the resume entry of the execution this webhook resumes.
-	const resumeEntry = (this as unknown as { executionData?: IExecuteData }).executionData;
+	const resumeEntry = (this as unknown as { executeData?: IExecuteData }).executeData;
 	if (resumeEntry && typeof resumeEntry === 'object') {
 		resumeEntry.metadata = {
 			...resumeEntry.metadata,

@@ -146,7 +146,8 @@ describe('Scheduled Scrape Trigger deliveries', () => {
 			expect(received.response.workflowData?.[0][0].json).toMatchObject({
 				kind: 'reviewJob',
 				scheduleId: state.scheduleId,
-				payload: { status: 'complete' },
+				outcome: 'completed',
+				payload: { crawl_status: 'complete' },
 			});
 		} finally {
 			await receiver.close();

@@ -4,12 +4,15 @@ import { request } from 'undici';
 
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/server';
 
-/** Fast timings so callbacks and retries finish within a few milliseconds. */
+/**
+ * Fast timings so callbacks and retries finish within a few milliseconds: the quick retry policy
+ * unless a test asks for the service's 2 h / 6 h / 24 h schedule (with a time scale).
+ */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const sim = createSimulator({
 		completionDelayMs: 20,
 		...options,
-		callbackRetry: { baseDelayMs: 5, maxDelayMs: 20, ...options.callbackRetry },
+		callbackRetry: { policy: 'quick', baseDelayMs: 5, maxDelayMs: 20, ...options.callbackRetry },
 	});
 	await sim.start();
 	return sim;
