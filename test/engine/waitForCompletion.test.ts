@@ -99,6 +99,16 @@ describe('Wait for Completion (Profile → Add)', () => {
 		});
 	});
 
+	it('waits 2 days by default, past the service retry 24 h after a refused first attempt', async () => {
+		const { waitTimeLimit: _, ...parameters } = addAndWait.parameters;
+		const before = Date.now();
+		const waiting = await runNode(context.sim, { ...addAndWait, parameters });
+		expect(waiting.status).toBe('waiting');
+		const waitTill = new Date(waiting.waitTill as Date).getTime();
+		expect(waitTill).toBeGreaterThanOrEqual(before + 2 * 24 * 3_600_000 - 1000);
+		expect(waitTill).toBeLessThanOrEqual(Date.now() + 2 * 24 * 3_600_000 + 1000);
+	});
+
 	it('refuses a callback for another job and keeps waiting', async () => {
 		const waiting = await runNode(context.sim, addAndWait);
 		const [ack] = waiting.items();
