@@ -264,12 +264,17 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 		const deliveries = await simulator.waitForDeliveries(2, 20_000);
 		const outputs = await triggerItems(id, 2);
 		for (const delivery of deliveries) {
-			const payload = payloadOf(delivery);
+			const payload = asDelivered(delivery.payload);
 			const records = (payload.results ?? payload.reviews) as unknown[];
 			expect(records.length).toBeGreaterThan(1);
 			const output = outputs.find(([first]) => first.id === String(delivery.ref));
 			expect(output).toEqual(
-				records.map((record) => ({ kind: KIND[delivery.kind], id: String(delivery.ref), record })),
+				records.map((record) => ({
+					kind: KIND[delivery.kind],
+					id: String(delivery.ref),
+					outcome: 'completed',
+					record,
+				})),
 			);
 		}
 		expect(outputs.map((output) => output.length).sort()).toEqual([3, 7]);
