@@ -184,8 +184,10 @@ export function resumeWithResults(
 	const kind = recognizePayload(payload);
 	const outcome = payloadOutcome(payload);
 	const normalized = normalizePayload(kind, payload);
-	if (outcome !== 'completed')
-		return resumeWithFailure.call(this, deliveredId, outcome, normalized);
+	if (outcome !== 'completed') {
+		const subject = `${kind === 'reviewJob' ? 'Job' : 'Request'} ${deliveredId}`;
+		return resumeWithFailure.call(this, subject, deliveredId, outcome, normalized);
+	}
 	const items: INodeExecutionData[] = completedResults(toResults(normalized)).map((json) => ({
 		json,
 	}));
@@ -208,6 +210,7 @@ function continuesOnError(node: ReturnType<IWebhookFunctions['getNode']>): boole
  */
 function resumeWithFailure(
 	this: IWebhookFunctions,
+	subject: string,
 	jobId: string,
 	outcome: Outcome,
 	payload: IDataObject,
@@ -217,7 +220,7 @@ function resumeWithFailure(
 		typeof payload.crawl_status === 'string'
 			? payload.crawl_status
 			: String(payload.status ?? outcome);
-	const message = `Job ${jobId} ended with status "${status}" (${outcome}), not completed`;
+	const message = `${subject} ended with status "${status}" (${outcome}), not completed`;
 	const description =
 		outcome === 'invalid_url'
 			? 'The service could not collect from the given URL (invalid_url); it delivered no results. Check the profile URL, search query or place ID and submit again.'

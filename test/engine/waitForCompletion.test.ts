@@ -199,6 +199,29 @@ describe('Wait for Completion on the other submit operations', () => {
 		},
 	);
 
+	it('Social Post → Scrape fails the item when the request ends login_required', async () => {
+		const receiver = await startReceiver();
+		try {
+			const spec = {
+				...submits[2][1],
+				id: NODE_ID,
+				parameters: { ...(submits[2][1].parameters as IDataObject), waitForCompletion: true },
+			} as typeof addAndWait;
+			const waiting = await runNode(context.sim, spec, [{}], { baseUrl: receiver.url });
+			const [ack] = waiting.items();
+			await context.sim.waitForDeliveries(1, 5000);
+			const [delivered] = receiver.received;
+			const body = { ...delivered.body, status: 'login_required', results: [] };
+			const resumed = await waiting.resume({ body, path: NODE_ID });
+			expect(resumed.status).toBe('error');
+			expect(resumed.error?.message).toBe(
+				`Request ${ack.request_id} ended with status "login_required" (failed), not completed`,
+			);
+		} finally {
+			await receiver.close();
+		}
+	});
+
 	it('E-commerce Search does not wait when the service answers with the results at once', async () => {
 		context.sim.configure({ ecommerceResponse: 'envelope', productCount: 5 });
 		const run = await runNode(context.sim, {
