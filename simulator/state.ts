@@ -84,6 +84,8 @@ export interface RequestLogEntry {
 	origin?: 'schedule';
 	/** HTTP status answered; absent when the connection was reset or the request is in flight. */
 	responseStatus?: number;
+	/** Refused by the rate limit (429) before reaching the API. */
+	rateLimited?: boolean;
 }
 
 export interface Counts {
@@ -99,6 +101,8 @@ export interface Counts {
 	videoRequests: number;
 	schedules: number;
 	reviewIndexJobs: number;
+	/** Requests refused with 429 by the rate limit. */
+	rateLimited: number;
 }
 
 export class SimState {
@@ -111,6 +115,7 @@ export class SimState {
 	readonly schedules = new Map<number, ScheduleRecord>();
 	readonly reviewIndexJobs = new Map<string, ReviewIndexJob>();
 	readonly requestLog: RequestLogEntry[] = [];
+	rateLimited = 0;
 
 	private nextJobId = REVIEW_JOB_FIRST_ID;
 	private nextScheduleId = 1;
@@ -167,6 +172,7 @@ export class SimState {
 			videoRequests: this.videoRequests.size,
 			schedules: this.totals.schedules,
 			reviewIndexJobs: this.reviewIndexJobs.size,
+			rateLimited: this.rateLimited,
 		};
 	}
 }

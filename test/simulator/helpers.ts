@@ -2,15 +2,19 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
+import { SPEC_ONLY } from '../../simulator/config';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/server';
 
 /**
- * Fast timings so callbacks and retries finish within a few milliseconds: the quick retry policy
- * unless a test asks for the service's 2 h / 6 h / 24 h schedule (with a time scale).
+ * Fast timings so callbacks and retries finish within a few milliseconds. These suites test the
+ * spec's behaviour, so they switch off what production adds (realism.test.ts tests that part),
+ * and use the quick callback retry unless a test asks for the service's 2 h / 6 h / 24 h schedule
+ * (with a time scale).
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const sim = createSimulator({
 		completionDelayMs: 20,
+		...SPEC_ONLY,
 		...options,
 		callbackRetry: { policy: 'quick', baseDelayMs: 5, maxDelayMs: 20, ...options.callbackRetry },
 	});
