@@ -78,11 +78,12 @@ export function withWaitForCompletion(
 }
 
 /** Marks results that reached this node through its callback rather than from a time-out. */
-export function completedResults(
-	results: IDataObject[],
-	outcome: Outcome = 'completed',
-): IDataObject[] {
-	return results.map((json) => ({ ...json, [WAIT_STATUS_FIELD]: 'completed', outcome }));
+export function completedResults(results: IDataObject[]): IDataObject[] {
+	return results.map((json) => ({
+		...json,
+		[WAIT_STATUS_FIELD]: 'completed',
+		outcome: 'completed',
+	}));
 }
 
 /** The restart webhook that the resume URL (with the node ID as suffix) reaches, as n8n's own send-and-wait nodes declare it. */
