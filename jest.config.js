@@ -31,5 +31,17 @@ module.exports = {
 			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
 		}),
+		// One-off measurements in real n8n (not part of npm test): test/measure/*.measure.ts.
+		project('measure', {
+			testMatch: ['<rootDir>/test/measure/**/*.measure.ts'],
+			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
+		}),
+		project('measure-queue', {
+			testMatch: ['<rootDir>/test/measure/**/*.measure.ts'],
+			globals: { __N8N_E2E_MODE__: 'queue' },
+			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
+		}),
 	],
 };

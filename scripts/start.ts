@@ -130,7 +130,9 @@ async function main() {
 	say('packing it and installing it into .cache/n8n-home as the community-node installer does');
 	installPackage(home, packPackage());
 
-	const simulator = createSimulator({ port: simPort });
+	// The service's callback retries (2, 6 and 24 hours after a refusal) on a clock where an hour
+	// is a minute, so a demo callback refused by n8n comes back within minutes, not hours.
+	const simulator = createSimulator({ port: simPort, timeScale: 1 / 60 });
 	await simulator.start();
 	say(`simulator listening on 127.0.0.1:${simPort}`);
 

@@ -1,6 +1,8 @@
 /**
- * Callback delivery. n8n answers 409 when a callback reaches a Wait for Completion webhook before
- * the execution is saved as waiting, so 409 is retried like a 5xx or a network error.
+ * Callback delivery. By default as the service does it (REAL-SERVICE.md): a delivery not answered
+ * 2xx is retried 2, 6 and 24 hours after the first failure, on the simulator's compressible clock
+ * (`timeScale`). The `quick` policy retries within milliseconds on 409 (what n8n answers a
+ * callback that reaches a waiting webhook too early), 5xx and network errors.
  */
 import { Agent, request } from 'undici';
 
@@ -34,6 +36,13 @@ export interface DeliveryRecord {
 	attemptLog: DeliveryAttempt[];
 	startedAt: string;
 	finishedAt: string | null;
+	/** When the next attempt is due (real clock), while one is scheduled. */
+	nextAttemptAt: string | null;
+}
+
+export interface RetrySettings {
+	retry: CallbackRetryOptions;
+	timeScale: number;
 }
 
 const isFinished = (record: DeliveryRecord) =>
@@ -64,7 +73,7 @@ export class CallbackDeliverer {
 	private readonly waiters = new Map<() => void, (error: Error) => void>();
 	private readonly agent = new Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 1_000 });
 
-	constructor(private readonly retryOptions: () => CallbackRetryOptions) {}
+	constructor(private readonly settings: () => RetrySettings) {}
 
 	deliver(url: string, payload: unknown, kind: PayloadKind, ref: string | number | null) {
 		const record: DeliveryRecord = {
@@ -80,6 +89,7 @@ export class CallbackDeliverer {
 			attemptLog: [],
 			startedAt: new Date().toISOString(),
 			finishedAt: null,
+			nextAttemptAt: null,
 		};
 		this.records.push(record);
 		const controller = new AbortController();
@@ -93,31 +103,16 @@ export class CallbackDeliverer {
 	}
 
 	private async run(record: DeliveryRecord, signal: AbortSignal): Promise<void> {
-		const retry = this.retryOptions();
+		const { retry, timeScale } = this.settings();
+		const service = retry.policy === 'service';
+		const maxAttempts = service ? retry.serviceDelaysMs.length + 1 : retry.maxAttempts;
 		const body = JSON.stringify(record.payload);
-		for (let attempt = 1; attempt <= retry.maxAttempts; attempt++) {
+		let firstFailureAt = 0;
+		for (let attempt = 1; attempt <= maxAttempts; attempt++) {
 			if (signal.aborted) break;
 			record.attempts = attempt;
-			let status: number | null = null;
-			let error: string | null = null;
-			try {
-				const response = await request(record.url, {
-					method: 'POST',
-					body,
-					headers: {
-						'content-type': 'application/json',
-						'user-agent': 'review-scraping-simulator',
-					},
-					dispatcher: this.agent,
-					signal,
-					headersTimeout: 10_000,
-					bodyTimeout: 10_000,
-				});
-				status = response.statusCode;
-				await response.body.dump();
-			} catch (caught) {
-				error = caught?.code ?? caught?.message ?? String(caught);
-			}
+			record.nextAttemptAt = null;
+			const { status, error } = await this.post(record.url, body, signal);
 			if (signal.aborted) break;
 			record.attemptLog.push({ at: new Date().toISOString(), status, error });
 			record.finalStatus = status;
@@ -126,14 +121,44 @@ export class CallbackDeliverer {
 				record.state = 'delivered';
 				return;
 			}
-			const retryable = status === null || status === 409 || status >= 500;
-			if (!retryable || attempt === retry.maxAttempts) {
+			const retryable = service || status === null || status === 409 || status >= 500;
+			if (!retryable || attempt === maxAttempts) {
 				record.state = 'failed';
 				return;
 			}
-			await sleep(backoffDelay(attempt, retry), signal);
+			if (attempt === 1) firstFailureAt = Date.now();
+			const dueAt = service
+				? firstFailureAt + retry.serviceDelaysMs[attempt - 1] * timeScale
+				: Date.now() + backoffDelay(attempt, retry);
+			record.nextAttemptAt = new Date(dueAt).toISOString();
+			await sleep(Math.max(0, dueAt - Date.now()), signal);
 		}
 		record.state = 'cancelled';
+	}
+
+	private async post(
+		url: string,
+		body: string,
+		signal: AbortSignal,
+	): Promise<{ status: number | null; error: string | null }> {
+		try {
+			const response = await request(url, {
+				method: 'POST',
+				body,
+				headers: {
+					'content-type': 'application/json',
+					'user-agent': 'review-scraping-simulator',
+				},
+				dispatcher: this.agent,
+				signal,
+				headersTimeout: 10_000,
+				bodyTimeout: 10_000,
+			});
+			await response.body.dump();
+			return { status: response.statusCode, error: null };
+		} catch (caught) {
+			return { status: null, error: caught?.code ?? caught?.message ?? String(caught) };
+		}
 	}
 
 	list(): DeliveryRecord[] {

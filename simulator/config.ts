@@ -1,4 +1,14 @@
+export const HOUR_MS = 3_600_000;
+
 export interface CallbackRetryOptions {
+	/**
+	 * `service` (the default) retries as production does (REAL-SERVICE.md): after any answer other
+	 * than 2xx, `serviceDelaysMs` after the first failed attempt (2, 6 and 24 hours), each scaled by
+	 * `timeScale`, then gives up. `quick` is for tests: exponential backoff from `baseDelayMs` to
+	 * `maxDelayMs` on 409, 5xx and network errors, `maxAttempts` attempts in all.
+	 */
+	policy: 'service' | 'quick';
+	serviceDelaysMs: number[];
 	maxAttempts: number;
 	baseDelayMs: number;
 	maxDelayMs: number;
@@ -21,6 +31,8 @@ export interface SimConfig {
 	token: string;
 	apiKey: string;
 	completionDelayMs: number;
+	/** Real milliseconds per simulated millisecond of the service's hour-long delays (1 = real time). */
+	timeScale: number;
 	callbackRetry: CallbackRetryOptions;
 	productCount: number;
 	photoPostCount: number;
@@ -44,7 +56,14 @@ export const DEFAULT_CONFIG: SimConfig = {
 	token: 'sim-token',
 	apiKey: 'sim-key',
 	completionDelayMs: 50,
-	callbackRetry: { maxAttempts: 8, baseDelayMs: 100, maxDelayMs: 2000 },
+	timeScale: 1,
+	callbackRetry: {
+		policy: 'service',
+		serviceDelaysMs: [2 * HOUR_MS, 6 * HOUR_MS, 24 * HOUR_MS],
+		maxAttempts: 8,
+		baseDelayMs: 100,
+		maxDelayMs: 2000,
+	},
 	productCount: 250,
 	photoPostCount: 120,
 	respondJobCount: 5,

@@ -12,6 +12,7 @@ import type {
 	LocalNapSourceBody,
 	PhotoPostBody,
 	RespondJobBody,
+	ReviewJobReviewBody,
 	ReviewRecordBody,
 	SocialPostBody,
 } from './schemas';
@@ -395,4 +396,38 @@ export function generateReviewIndexResults(
 		average_rating: round2(3 + random() * 2),
 		review_count: between(random, 0, 900),
 	}));
+}
+
+// ---------------------------------------------------------------- review job records
+
+const LOCATIONS = ['Lisbon, PT', 'Berlin, DE', 'Austin, US', 'Lyon, FR', null] as const;
+const LANGUAGES = ['en', 'de', 'fr', 'pt'] as const;
+
+/** Reviews in the shape of the review job callback (REAL-SERVICE.md), from the same generator. */
+export function generateJobReviews(
+	profileKey: string,
+	options: { blocks?: number; fromDate?: string; diff?: boolean },
+	offset = 0,
+): ReviewJobReviewBody[] {
+	const base = generateReviews(`${profileKey}#${offset}`, options);
+	return base.map((review, i) => {
+		const random = seededRandom(seedOf('job-review', profileKey, offset, i));
+		const id = offset === 0 ? review.review_id : `${review.review_id}_${offset}`;
+		return {
+			id,
+			name: review.author,
+			date: review.date,
+			rating_value: review.rating,
+			review_text: review.text,
+			url: `https://reviews.example/r/${id}`,
+			profile_picture: chance(random, 0.5) ? `https://reviews.example/u/${id}.png` : null,
+			location: pick(random, LOCATIONS),
+			review_title: chance(random, 0.3) ? review.text.split(',')[0] : null,
+			verified_order: chance(random, 0.4),
+			language_code: pick(random, LANGUAGES),
+			reviewer_title: chance(random, 0.2) ? 'Local Guide' : null,
+			meta_data: JSON.stringify({ helpful_votes: between(random, 0, 20) }),
+			response: chance(random, 0.25) ? 'Thank you for your review!' : null,
+		};
+	});
 }

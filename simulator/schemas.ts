@@ -154,21 +154,57 @@ export const ReviewRecord = z
 	})
 	.strict();
 
-/** Assumed: the spec does not show the callback payload of review profile jobs. */
-export const ReviewJobCallback = z
+/** A review as the review job callback carries it (REAL-SERVICE.md, Callbacks). */
+export const ReviewJobReview = z
 	.object({
-		job_id: int,
-		status: z.literal('complete'),
-		success: z.literal(true),
-		external_identifier: z.string().nullable(),
-		profile_url: z.string().optional(),
-		query: z.string().optional(),
-		place_id: z.string().optional(),
-		credits_used: count,
-		review_count: count,
-		reviews: z.array(ReviewRecord),
+		id: z.string(),
+		name: z.string(),
+		date: z.string().regex(DATE_RE),
+		rating_value: int.min(1).max(5),
+		review_text: z.string(),
+		url: z.string(),
+		profile_picture: z.string().nullable(),
+		location: z.string().nullable(),
+		review_title: z.string().nullable(),
+		verified_order: z.boolean(),
+		language_code: z.string(),
+		reviewer_title: z.string().nullable(),
+		/** A JSON string, as the service sends it. */
+		meta_data: z.string(),
+		response: z.string().nullable(),
 	})
 	.strict();
+
+/**
+ * The review job record the service posts when a job becomes complete or invalid_url
+ * (REAL-SERVICE.md); `meta_data` is a JSON string. An invalid_url job has no reviews.
+ */
+export const ReviewJobCallback = z
+	.object({
+		success: z.literal(true),
+		status: int,
+		job_id: int,
+		source_url: z.string().nullable(),
+		source_name: z.string(),
+		place_id: z.string().nullable(),
+		external_identifier: z.string().nullable(),
+		meta_data: z.string(),
+		unique_id: z.string(),
+		review_count: count,
+		average_rating: z.number().min(0).max(5),
+		last_crawl: z.string(),
+		crawl_status: z.enum(['complete', 'invalid_url']),
+		percentage_complete: int.min(0).max(100),
+		result_count: count,
+		credits_used: count,
+		from_date: z.string().nullable(),
+		blocks: int.nullable(),
+		reviews: z.array(ReviewJobReview),
+	})
+	.strict()
+	.refine((job) => job.crawl_status === 'complete' || job.reviews.length === 0, {
+		message: 'an invalid_url job has no reviews',
+	});
 
 // ---------------------------------------------------------------- scheduling (2.1, 4.1)
 
@@ -651,8 +687,11 @@ export const ConfigPatch = z
 		token: z.string().min(1).optional(),
 		apiKey: z.string().min(1).optional(),
 		completionDelayMs: count.optional(),
+		timeScale: z.number().positive().max(1000).optional(),
 		callbackRetry: z
 			.object({
+				policy: z.enum(['service', 'quick']).optional(),
+				serviceDelaysMs: z.array(count).max(10).optional(),
 				maxAttempts: int.min(1).optional(),
 				baseDelayMs: count.optional(),
 				maxDelayMs: count.optional(),
@@ -674,6 +713,8 @@ export const ConfigPatch = z
 		scheduleLimit: int.min(0).nullable().optional(),
 	})
 	.strict();
+
+export const ResyncRequest = z.object({ addReviews: int.min(0).max(100).optional() }).strict();
 
 export const VideoSeed = z
 	.object({
@@ -726,6 +767,7 @@ export type LocalNapSourceBody = z.infer<typeof LocalNapSource>;
 export type LocalListingAuditBody = z.infer<typeof LocalListingAudit>;
 export type ReviewRecordBody = z.infer<typeof ReviewRecord>;
 export type ReviewJobCallbackBody = z.infer<typeof ReviewJobCallback>;
+export type ReviewJobReviewBody = z.infer<typeof ReviewJobReview>;
 export type ScheduleCreateBody = z.infer<typeof ScheduleCreateRequest>;
 export type ScheduleBody = z.infer<typeof Schedule>;
 export type ScheduleEnvelopeBody = z.infer<typeof ScheduleEnvelope>;

@@ -32,7 +32,7 @@ import {
 import { type ControlTarget, controlRoutes } from './routes/control';
 import { ecommerceApi } from './routes/ecommerce';
 import { photoApi } from './routes/photo';
-import { reviewApi } from './routes/review';
+import { resyncReviewJob, reviewApi } from './routes/review';
 import { reviewIndexApi } from './routes/reviewIndex';
 import { type FireResult, fireSchedule, schedulingApi } from './routes/scheduling';
 import { socialApi } from './routes/social';
@@ -45,6 +45,7 @@ import {
 	type ScheduleBody,
 	VideoSeed,
 	type VideoSeedBody,
+	type ReviewJobCallbackBody,
 } from './schemas';
 import { type Counts, type RequestLogEntry, SimState } from './state';
 
@@ -127,7 +128,10 @@ export class Simulator implements SimRuntime, ControlTarget {
 		this.initialConfig = mergeConfig(DEFAULT_CONFIG, ConfigPatch.parse(withoutPort(options)));
 		this.config = this.initialConfig;
 		this.state = new SimState(this.config.respondJobCount);
-		this.callbacks = new CallbackDeliverer(() => this.config.callbackRetry);
+		this.callbacks = new CallbackDeliverer(() => ({
+			retry: this.config.callbackRetry,
+			timeScale: this.config.timeScale,
+		}));
 	}
 
 	get urls(): SimulatorUrls {
@@ -263,6 +267,12 @@ export class Simulator implements SimRuntime, ControlTarget {
 		if (checked.respondJobCount !== undefined)
 			this.state.reseedRespondJobs(checked.respondJobCount);
 		return this.config;
+	}
+
+	resyncReviewJob(jobId: number, addReviews = 1): ReviewJobCallbackBody {
+		const result = resyncReviewJob(this, jobId, addReviews);
+		if (typeof result === 'string') throw new Error(result);
+		return result;
 	}
 
 	seedVideoRequest(seed: VideoSeedBody = {}): RequestStatusRecordBody {

@@ -10,7 +10,7 @@ import type {
 	ProfileAddParams,
 	RequestStatusValue,
 	RespondJobBody,
-	ReviewRecordBody,
+	ReviewJobReviewBody,
 	ScheduleBody,
 	SocialPostBody,
 	VideoRequestMetadataBody,
@@ -24,9 +24,13 @@ export interface ReviewJob {
 	job_id: number;
 	origin: JobOrigin;
 	params: ProfileAddParams;
-	state: 'queued' | 'complete';
+	state: 'queued' | 'complete' | 'invalid_url';
 	created_at: Date;
-	reviews: ReviewRecordBody[];
+	reviews: ReviewJobReviewBody[];
+	/** When the job was last crawled: on completion, then on every re-sync. */
+	last_crawl: Date | null;
+	/** Re-syncs posted so far; each adds reviews. */
+	resyncs: number;
 }
 
 export interface AsyncRequest<Metadata, Result> {

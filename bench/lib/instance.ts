@@ -81,7 +81,12 @@ export async function startEnvironment(
 
 	// Jobs never complete on their own during a bench: completion timers would spend the bench
 	// process's CPU generating reviews nobody reads. Benches that need completion configure it.
-	const simulator = createSimulator({ completionDelayMs: 3_600_000 });
+	// Quick callback retries: the service's 2 h first retry would stall a bench whose callback
+	// meets an early 409.
+	const simulator = createSimulator({
+		completionDelayMs: 3_600_000,
+		callbackRetry: { policy: 'quick' },
+	});
 	await simulator.start();
 	const credentials = await createSimulatorCredentials(client, simulator, 'bench');
 

@@ -10,8 +10,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
-import { payloadId, payloadRecords, recognizePayload } from '../shared/callbackPayload';
+import {
+	normalizePayload,
+	payloadId,
+	payloadOutcome,
+	payloadRecords,
+	recognizePayload,
+} from '../shared/callbackPayload';
 import { toNodeError } from '../shared/operations';
+import { contentDigest, recordDelivery } from '../shared/recentDeliveries';
 import { secretsMatch } from '../shared/secret';
 import { apiRequest } from '../shared/transport';
 import { FieldReader } from '../shared/validation';
@@ -22,7 +29,10 @@ interface TriggerState {
 	scheduleId?: number;
 	secret?: string;
 	callbackBase?: string;
+	recentDeliveries?: unknown[];
 }
+
+const DEDUPE_WINDOW = 1000;
 
 const SECRET_PARAMETER = 'secret';
 
@@ -171,6 +181,14 @@ export class ScheduledScrapeTrigger implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Ignore Repeated Deliveries',
+						name: 'dedupe',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether a delivery with the same ID and content as one of the last 1,000 is acknowledged without starting the workflow (the service retries deliveries). A re-sync (same ID, new content) starts the workflow with "redelivery": "update".',
+					},
+					{
 						displayName: 'Split Results',
 						name: 'splitResults',
 						type: 'boolean',
@@ -256,12 +274,36 @@ export class ScheduledScrapeTrigger implements INodeType {
 		}
 		const kind = recognizePayload(payload);
 		const id = payloadId(payload) ?? null;
-		const records = payloadRecords(payload);
-		const split = (this.getNodeParameter('options', {}) as IDataObject).splitResults === true;
-		const items: INodeExecutionData[] =
-			split && records
-				? records.map((record) => ({ json: { kind, id, scheduleId: state.scheduleId, record } }))
-				: [{ json: { kind, id, scheduleId: state.scheduleId, payload } }];
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const redelivery: IDataObject = {};
+		if (id !== null && options.dedupe !== false) {
+			const delivery = recordDelivery(
+				`${this.getWorkflow().id}:${this.getNode().id}`,
+				`${kind}:${id}`,
+				contentDigest(payload),
+				DEDUPE_WINDOW,
+				state.recentDeliveries,
+			);
+			if (delivery.status === 'repeat') {
+				return { webhookResponse: { received: true, duplicate: true } };
+			}
+			if (delivery.status === 'update') {
+				redelivery.redelivery = 'update';
+				redelivery.previousDeliveryAt = delivery.previousAt;
+			}
+			state.recentDeliveries = delivery.entries.map((entry) => ({ ...entry }));
+		}
+		const outcome = payloadOutcome(payload);
+		const normalized = normalizePayload(kind, payload);
+		const records = payloadRecords(normalized);
+		const head = { kind, id, scheduleId: state.scheduleId, outcome, ...redelivery };
+		const split =
+			options.splitResults === true &&
+			records !== undefined &&
+			(records.length > 0 || outcome === 'completed');
+		const items: INodeExecutionData[] = split
+			? records.map((record) => ({ json: { ...head, record } }))
+			: [{ json: { ...head, payload: normalized } }];
 		return { webhookResponse: { received: true }, workflowData: [items] };
 	}
 }

@@ -10,13 +10,15 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
+	normalizePayload,
 	PAYLOAD_KINDS,
 	payloadId,
+	payloadOutcome,
 	payloadRecords,
 	recognizePayload,
 	type PayloadKind,
 } from '../shared/callbackPayload';
-import { recordDelivery } from '../shared/recentDeliveries';
+import { contentDigest, recordDelivery } from '../shared/recentDeliveries';
 import { secretsMatch } from '../shared/secret';
 
 export const SECRET_HEADER = 'x-callback-secret';
@@ -24,7 +26,7 @@ export const SECRET_QUERY_PARAMETER = 'secret';
 const DEFAULT_DEDUPE_WINDOW = 1000;
 
 interface DedupeState {
-	recentIds?: string[];
+	recentDeliveries?: unknown[];
 }
 
 function isObject(value: unknown): value is IDataObject {
@@ -111,15 +113,24 @@ export class ScrapingCallbackTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether a callback whose request or job ID was already received is acknowledged without starting the workflow (the service retries deliveries)',
+							'Whether a callback with the same request or job ID and the same content as one already received is acknowledged without starting the workflow (the service retries deliveries). A re-sync (same ID, new content) starts the workflow with "redelivery": "update".',
 					},
 					{
-						displayName: 'Remembered IDs',
+						displayName: 'Only Completed Results',
+						name: 'completedOnly',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether only callbacks whose outcome is "completed" start the workflow; invalid_url and failed results are acknowledged with 200 and ignored',
+					},
+					{
+						displayName: 'Remembered Deliveries',
 						name: 'dedupeWindow',
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
 						default: DEFAULT_DEDUPE_WINDOW,
-						description: 'How many recent IDs are remembered to recognise repeated deliveries',
+						description:
+							'How many recent deliveries (ID and content) are remembered to recognise repeats',
 					},
 					{
 						displayName: 'Split Results',
@@ -178,25 +189,45 @@ export class ScrapingCallbackTrigger implements INodeType {
 		}
 
 		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const outcome = payloadOutcome(payload);
+		if (options.completedOnly === true && outcome !== 'completed') {
+			return { webhookResponse: { received: true, ignored: outcome } };
+		}
+
 		const id = payloadId(payload);
+		const redelivery: IDataObject = {};
 		if (id !== undefined && options.dedupe !== false) {
 			const state = this.getWorkflowStaticData('node') as DedupeState;
 			const delivery = recordDelivery(
 				`${this.getWorkflow().id}:${this.getNode().id}`,
 				`${kind}:${id}`,
+				contentDigest(payload),
 				Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
-				state.recentIds,
+				state.recentDeliveries,
 			);
-			if (!delivery.isNew) return { webhookResponse: { received: true, duplicate: true } };
-			state.recentIds = [...delivery.recentIds];
+			if (delivery.status === 'repeat') {
+				return { webhookResponse: { received: true, duplicate: true } };
+			}
+			if (delivery.status === 'update') {
+				redelivery.redelivery = 'update';
+				redelivery.previousDeliveryAt = delivery.previousAt;
+			}
+			state.recentDeliveries = delivery.entries.map((entry) => ({ ...entry }));
 		}
 
-		const records = payloadRecords(payload);
+		const normalized = normalizePayload(kind, payload);
+		const records = payloadRecords(normalized);
+		const head = { kind, id: id ?? null, outcome, ...redelivery };
 		let items: INodeExecutionData[];
-		if (options.splitResults === true && records) {
-			items = records.map((record) => ({ json: { kind, id: id ?? null, record } }));
+		// A failed job has no records: it still comes out, as one item, so the failure is seen.
+		if (
+			options.splitResults === true &&
+			records &&
+			(records.length > 0 || outcome === 'completed')
+		) {
+			items = records.map((record) => ({ json: { ...head, record } }));
 		} else {
-			items = [{ json: { kind, id: id ?? null, payload } }];
+			items = [{ json: { ...head, payload: normalized } }];
 		}
 		return { webhookResponse: { received: true }, workflowData: [items] };
 	}

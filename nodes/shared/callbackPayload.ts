@@ -55,3 +55,51 @@ export function payloadRecords(payload: IDataObject): IDataObject[] | undefined 
 	const records = payload.reviews ?? payload.results;
 	return Array.isArray(records) ? (records as IDataObject[]) : undefined;
 }
+
+/** What became of the work a callback reports, the same three values for every kind. */
+export type Outcome = 'completed' | 'invalid_url' | 'failed';
+
+const FAILED_STATUSES = ['failed', 'login_required', 'error'];
+
+/**
+ * A review job posts when its `crawl_status` is `complete` or `invalid_url`; the scrapers' status
+ * records end `completed`, `failed` or `login_required`. Anything that does not say it failed is
+ * taken as completed, as the service only posts finished work.
+ */
+export function payloadOutcome(payload: IDataObject): Outcome {
+	const crawlStatus = typeof payload.crawl_status === 'string' ? payload.crawl_status : '';
+	const status = typeof payload.status === 'string' ? payload.status.toLowerCase() : '';
+	if (crawlStatus.toLowerCase() === 'invalid_url' || status === 'invalid_url') {
+		return 'invalid_url';
+	}
+	if (FAILED_STATUSES.includes(status) || payload.success === false) return 'failed';
+	return 'completed';
+}
+
+function parsedMetaData(record: IDataObject): IDataObject {
+	if (typeof record.meta_data !== 'string') return record;
+	try {
+		const parsed: unknown = JSON.parse(record.meta_data);
+		if (typeof parsed !== 'object' || parsed === null) return record;
+		return { ...record, meta_data: parsed as IDataObject, meta_data_raw: record.meta_data };
+	} catch {
+		return record;
+	}
+}
+
+/**
+ * The service sends a review job's `meta_data` (and each review's) as a JSON string: it is parsed
+ * into an object, the string kept as `meta_data_raw`. Other kinds are returned as they came.
+ */
+export function normalizePayload(kind: PayloadKind, payload: IDataObject): IDataObject {
+	if (kind !== 'reviewJob') return payload;
+	const job = parsedMetaData(payload);
+	return Array.isArray(job.reviews)
+		? {
+				...job,
+				reviews: (job.reviews as unknown[]).map((review) =>
+					isObject(review) ? parsedMetaData(review) : review,
+				) as IDataObject[],
+			}
+		: job;
+}

@@ -1,5 +1,6 @@
 import type {
 	IDataObject,
+	IExecuteData,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -9,9 +10,21 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { payloadId } from './callbackPayload';
+import {
+	normalizePayload,
+	payloadId,
+	payloadOutcome,
+	recognizePayload,
+	type Outcome,
+} from './callbackPayload';
 
-export const DEFAULT_TIME_LIMIT_MINUTES = 60;
+/**
+ * Two days. The service retries a refused callback 2, 6 and 24 hours after the first failure, so
+ * a result whose first delivery met n8n's 409 (sent before the execution was saved as waiting) or
+ * any other refusal still finds this execution waiting at the last retry of a job finished within
+ * a day.
+ */
+export const DEFAULT_TIME_LIMIT_MINUTES = 2880;
 
 /** The field every resumed item carries, so a time-out (input items passed on) is easy to tell apart. */
 export const WAIT_STATUS_FIELD = 'wait_status';
@@ -27,7 +40,7 @@ export const waitForCompletionFields: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Results come out with "wait_status": "completed". If the time limit passes first, n8n passes this node\'s input items on unchanged (without wait_status): branch on it with an If node.',
+			'Results come out with "wait_status": "completed" and "outcome". A job that ends invalid_url or failed stops this node with an error (an error item with Continue On Fail). If the time limit passes first, n8n passes this node\'s input items on unchanged (without wait_status): branch on it with an If node.',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',
@@ -39,7 +52,8 @@ export const waitForCompletionFields: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: DEFAULT_TIME_LIMIT_MINUTES,
-		description: 'How long to wait for the results before the workflow goes on without them',
+		description:
+			"How long to wait for the results before the workflow goes on without them. The default (2 days) covers the service's retries of a refused callback, 2, 6 and 24 hours after the first attempt.",
 		displayOptions: { show: { waitForCompletion: [true] } },
 	},
 ];
@@ -65,7 +79,11 @@ export function withWaitForCompletion(
 
 /** Marks results that reached this node through its callback rather than from a time-out. */
 export function completedResults(results: IDataObject[]): IDataObject[] {
-	return results.map((json) => ({ ...json, [WAIT_STATUS_FIELD]: 'completed' }));
+	return results.map((json) => ({
+		...json,
+		[WAIT_STATUS_FIELD]: 'completed',
+		outcome: 'completed',
+	}));
 }
 
 /** The restart webhook that the resume URL (with the node ID as suffix) reaches, as n8n's own send-and-wait nodes declare it. */
@@ -164,8 +182,71 @@ export function resumeWithResults(
 			.json({ message: 'This callback does not belong to the job this execution is waiting for' });
 		return { noWebhookResponse: true };
 	}
-	const items: INodeExecutionData[] = completedResults(toResults(payload)).map((json) => ({
+	const kind = recognizePayload(payload);
+	const outcome = payloadOutcome(payload);
+	const normalized = normalizePayload(kind, payload);
+	if (outcome !== 'completed') {
+		const subject = `${kind === 'reviewJob' ? 'Job' : 'Request'} ${deliveredId}`;
+		return resumeWithFailure.call(this, subject, deliveredId, outcome, normalized);
+	}
+	const items: INodeExecutionData[] = completedResults(toResults(normalized)).map((json) => ({
 		json,
 	}));
 	return { webhookResponse: { received: true }, workflowData: [items] };
+}
+
+function continuesOnError(node: ReturnType<IWebhookFunctions['getNode']>): boolean {
+	return (
+		node.continueOnFail === true ||
+		node.onError === 'continueRegularOutput' ||
+		node.onError === 'continueErrorOutput'
+	);
+}
+
+/**
+ * The callback is answered 200 (it was received; a retry would bring the same news), and the
+ * node fails on resuming. n8n resumes a waiting node by passing the webhook's items through it,
+ * so the error goes where n8n puts errors of resumed nodes: the resume entry's `resumeError`,
+ * which n8n raises as this node's error (or turns into an error item with Continue On Fail).
+ */
+function resumeWithFailure(
+	this: IWebhookFunctions,
+	subject: string,
+	jobId: string,
+	outcome: Outcome,
+	payload: IDataObject,
+): IWebhookResponseData {
+	const node = this.getNode();
+	const status =
+		typeof payload.crawl_status === 'string'
+			? payload.crawl_status
+			: String(payload.status ?? outcome);
+	const message = `${subject} ended with status "${status}" (${outcome}), not completed`;
+	const description =
+		outcome === 'invalid_url'
+			? 'The service could not collect from the given URL (invalid_url); it delivered no results. Check the profile URL, search query or place ID and submit again.'
+			: `The service reported the request as "${status}"; it delivered no results.`;
+	const errorItem: IDataObject = {
+		error: message,
+		[WAIT_STATUS_FIELD]: outcome,
+		outcome,
+		id: jobId,
+		payload,
+	};
+	if (continuesOnError(node)) {
+		const item: INodeExecutionData = { json: errorItem, pairedItem: { item: 0 } };
+		return {
+			webhookResponse: { received: true },
+			workflowData: node.onError === 'continueErrorOutput' ? [[], [item]] : [[item]],
+		};
+	}
+	// Not part of IWebhookFunctions: the resume entry of the execution this webhook resumes.
+	const resumeEntry = (this as unknown as { executeData?: IExecuteData }).executeData;
+	if (resumeEntry && typeof resumeEntry === 'object') {
+		resumeEntry.metadata = {
+			...resumeEntry.metadata,
+			resumeError: new NodeOperationError(node, message, { description }),
+		};
+	}
+	return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
 }

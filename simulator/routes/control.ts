@@ -12,6 +12,8 @@ import {
 	type FaultSpecBody,
 	formatZodError,
 	type RequestStatusRecordBody,
+	ResyncRequest,
+	type ReviewJobCallbackBody,
 	VideoSeed,
 	type VideoSeedBody,
 } from '../schemas';
@@ -32,6 +34,7 @@ export interface ControlTarget {
 	waitForDeliveries(count: number, timeoutMs: number): Promise<DeliveryRecord[]>;
 	configure(patch: ConfigPatchOptions): SimConfig;
 	seedVideoRequest(seed?: VideoSeedBody): RequestStatusRecordBody;
+	resyncReviewJob(jobId: number, addReviews?: number): ReviewJobCallbackBody;
 	counts(): Counts;
 }
 
@@ -154,6 +157,21 @@ export const controlRoutes: ControlRoute[] = [
 			const parsed = VideoSeed.safeParse(req.body ?? {});
 			if (!parsed.success) return invalid(formatZodError(parsed.error));
 			return json(201, sim.seedVideoRequest(parsed.data));
+		},
+	},
+	{
+		method: 'POST',
+		path: '/review-jobs/:job_id/resync',
+		// Re-posts a finished job with new content (`addReviews` more reviews), as a re-sync does.
+		handler: (sim, req) => {
+			const parsed = ResyncRequest.safeParse(req.body ?? {});
+			if (!parsed.success) return invalid(formatZodError(parsed.error));
+			if (!/^\d+$/.test(req.params.job_id)) return json(404, { message: 'Review job not found' });
+			try {
+				return json(200, sim.resyncReviewJob(Number(req.params.job_id), parsed.data.addReviews));
+			} catch (error) {
+				return json(409, { message: error.message });
+			}
 		},
 	},
 	{ method: 'GET', path: '/counts', handler: (sim) => json(200, sim.counts()) },

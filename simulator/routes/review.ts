@@ -1,10 +1,13 @@
 /**
  * Review profile API ({base_url}, paths /api/v2/...), token in the `spiderman-token` header.
- * Assumed (not shown by the spec): error bodies `{ success: false, status, message }`, the job
- * callback payload (ReviewJobCallback), 1 credit per review collected, and that respond job ids
- * and profile job ids share one id space for the listing audit.
+ * Assumed (not shown by the spec): error bodies `{ success: false, status, message }`, 1 credit
+ * per review collected, and that respond job ids and profile job ids share one id space for the
+ * listing audit. The job callback is the job record of REAL-SERVICE.md (ReviewJobCallback), posted
+ * when the job ends complete or invalid_url; a profile whose URL or query contains
+ * INVALID_URL_MARKER ends invalid_url.
  */
-import { generateAudit, generateReviews } from '../data';
+import { isoWithOffset } from '../clock';
+import { generateAudit, generateJobReviews, stableUuid } from '../data';
 import {
 	type ApiDefinition,
 	isPlainObject,
@@ -23,6 +26,75 @@ import type { JobOrigin, ReviewJob } from '../state';
 
 const QUEUED_MESSAGE = 'Profile added to queue';
 
+/** A profile URL or search query containing this ends its job `invalid_url`. */
+export const INVALID_URL_MARKER = 'invalid-url';
+
+function sourceName(params: ProfileAddParams): string {
+	if (params.place_id !== undefined || params.url === undefined) return 'google';
+	try {
+		return new URL(params.url).hostname.replace(/^www\./, '').split('.')[0] || 'google';
+	} catch {
+		return 'unknown';
+	}
+}
+
+/** The job record the service posts to the callback (REAL-SERVICE.md, Callbacks). */
+export function reviewJobRecord(job: ReviewJob): ReviewJobCallbackBody {
+	const { params, reviews } = job;
+	const ratings = reviews.map((review) => review.rating_value);
+	const average = ratings.length ? ratings.reduce((a, b) => a + b, 0) / ratings.length : 0;
+	return {
+		success: true,
+		status: 200,
+		job_id: job.job_id,
+		source_url: params.url ?? null,
+		source_name: sourceName(params),
+		place_id: params.place_id ?? null,
+		external_identifier: params.external_identifier ?? null,
+		meta_data: JSON.stringify({
+			...(params.query !== undefined ? { query: params.query } : {}),
+			...(params.diff !== undefined ? { diff: Number(params.diff) } : {}),
+			origin: job.origin,
+		}),
+		unique_id: stableUuid('review-job', job.job_id),
+		review_count: reviews.length,
+		average_rating: Math.round(average * 100) / 100,
+		last_crawl: isoWithOffset(job.last_crawl ?? job.created_at),
+		crawl_status: job.state === 'invalid_url' ? 'invalid_url' : 'complete',
+		percentage_complete: 100,
+		result_count: reviews.length,
+		credits_used: reviews.length,
+		from_date: params.from_date ?? null,
+		blocks: params.blocks === undefined ? null : Number(params.blocks),
+		reviews,
+	};
+}
+
+const profileKey = (job: ReviewJob) =>
+	job.params.url ?? job.params.place_id ?? job.params.query ?? String(job.job_id);
+
+/**
+ * A re-sync: the service crawls a finished job again and posts the same job_id with new content,
+ * here `addReviews` more reviews (default 1). Returns the posted record, or why there is none.
+ */
+export function resyncReviewJob(
+	rt: SimRuntime,
+	jobId: number,
+	addReviews = 1,
+): ReviewJobCallbackBody | string {
+	const job = rt.state.reviewJobs.get(jobId);
+	if (!job) return `Review job ${jobId} not found`;
+	if (job.state !== 'complete') return `Review job ${jobId} is ${job.state}, not complete`;
+	if (!job.params.callback) return `Review job ${jobId} has no callback`;
+	job.resyncs++;
+	const added = generateJobReviews(profileKey(job), { blocks: addReviews }, job.resyncs);
+	job.reviews = [...added, ...job.reviews];
+	job.last_crawl = new Date();
+	const record = reviewJobRecord(job);
+	rt.deliver(job.params.callback, record, 'review-job', job.job_id);
+	return record;
+}
+
 export function createReviewJob(
 	rt: SimRuntime,
 	params: ProfileAddParams,
@@ -35,30 +107,23 @@ export function createReviewJob(
 		state: 'queued',
 		created_at: new Date(),
 		reviews: [],
+		last_crawl: null,
+		resyncs: 0,
 	};
 	rt.state.reviewJobs.set(job.job_id, job);
 	rt.later(rt.config.completionDelayMs, () => {
-		const key = params.url ?? params.place_id ?? params.query ?? String(job.job_id);
-		job.reviews = generateReviews(key, {
-			blocks: params.blocks === undefined ? undefined : Number(params.blocks),
-			fromDate: params.from_date,
-			diff: params.diff !== undefined,
-		});
-		job.state = 'complete';
+		const invalid = [params.url, params.query].some((text) => text?.includes(INVALID_URL_MARKER));
+		job.reviews = invalid
+			? []
+			: generateJobReviews(profileKey(job), {
+					blocks: params.blocks === undefined ? undefined : Number(params.blocks),
+					fromDate: params.from_date,
+					diff: params.diff !== undefined,
+				});
+		job.state = invalid ? 'invalid_url' : 'complete';
+		job.last_crawl = new Date();
 		if (!params.callback) return;
-		const payload: ReviewJobCallbackBody = {
-			job_id: job.job_id,
-			status: 'complete',
-			success: true,
-			external_identifier: params.external_identifier ?? null,
-			...(params.url !== undefined ? { profile_url: params.url } : {}),
-			...(params.query !== undefined ? { query: params.query } : {}),
-			...(params.place_id !== undefined ? { place_id: params.place_id } : {}),
-			credits_used: job.reviews.length,
-			review_count: job.reviews.length,
-			reviews: job.reviews,
-		};
-		rt.deliver(params.callback, payload, 'review-job', job.job_id);
+		rt.deliver(params.callback, reviewJobRecord(job), 'review-job', job.job_id);
 	});
 	return job;
 }

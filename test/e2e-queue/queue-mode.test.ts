@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { ReviewJobCallback } from '../../simulator/schemas';
+import { asDelivered } from '../e2e/harness/delivered';
 import type { Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from '../e2e/harness/client';
 import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
@@ -128,7 +129,12 @@ describe('Scraping Callback Trigger in queue mode', () => {
 		const [execution] = await client.waitForExecutions(workflowId, 1, 30_000);
 		expect(execution.status).toBe('success');
 		expect(nodeOutput(execution, 'Scraping Callback Trigger')).toEqual([
-			{ kind: 'reviewJob', id: String(jobId), payload: delivery.payload },
+			{
+				kind: 'reviewJob',
+				id: String(jobId),
+				outcome: 'completed',
+				payload: asDelivered(delivery.payload),
+			},
 		]);
 		expect(timesEnqueued(processLog(state, 'webhook'), execution.id)).toBe(1);
 		expect(timesEnqueued(processLog(state, 'main'), execution.id)).toBe(0);
@@ -177,10 +183,11 @@ describe('Wait for Completion in queue mode', () => {
 		);
 		expect(delivery.state).toBe('delivered');
 		const [result] = nodeOutput(execution, 'Review Scraper');
-		const { wait_status: waitStatus, ...payload } = result;
+		const { wait_status: waitStatus, outcome, ...payload } = result;
 		expect(waitStatus).toBe('completed');
-		expect(payload).toEqual(delivery.payload);
-		expect(ReviewJobCallback.parse(payload).reviews.length).toBeGreaterThan(0);
+		expect(outcome).toBe('completed');
+		expect(payload).toEqual(asDelivered(delivery.payload));
+		expect(ReviewJobCallback.parse(delivery.payload).reviews.length).toBeGreaterThan(0);
 
 		// Two runs on workers: up to the wait, then after the resume the webhook process enqueued.
 		expect(workersThatRan(execution.id)).toHaveLength(2);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { PhotoEnvelope } from '../../simulator/schemas';
 import type { DeliveryRecord, PayloadKind, Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
+import { asDelivered } from './harness/delivered';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect, currentMode, type SuiteState } from './harness/state';
 import { directSubmitter } from './harness/submit';
@@ -100,7 +101,12 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 			const item = items.find((candidate) => candidate.id === String(delivery.ref));
 			expect({ ref: delivery.ref, item }).toEqual({
 				ref: delivery.ref,
-				item: { kind: KIND[delivery.kind], id: String(delivery.ref), payload: delivery.payload },
+				item: {
+					kind: KIND[delivery.kind],
+					id: String(delivery.ref),
+					outcome: 'completed',
+					payload: asDelivered(delivery.payload),
+				},
 			});
 		}
 		await expectExecutionCountStays(client, id, 6, 1_000);
@@ -179,7 +185,12 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 
 		expect((await postToWebhook(url, body, header(secret))).status).toBe(200);
 		const [[item]] = await triggerItems(id, 1);
-		expect(item).toEqual({ kind: 'socialScrape', id: scrape.request_id, payload: body });
+		expect(item).toEqual({
+			kind: 'socialScrape',
+			id: scrape.request_id,
+			outcome: 'completed',
+			payload: body,
+		});
 	});
 
 	it('acknowledges a repeated delivery of the same request_id without starting the workflow again', async () => {
@@ -195,9 +206,11 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 		});
 		await expectExecutionCountStays(client, id, 1);
 		const { staticData } = (await client.getWorkflow(id)) as unknown as {
-			staticData: Record<string, { recentIds: string[] }>;
+			staticData: Record<string, { recentDeliveries: Array<{ key: string }> }>;
 		};
-		expect(staticData[`node:${TRIGGER}`].recentIds).toEqual([`photoSearch:${photo.request_id}`]);
+		expect(staticData[`node:${TRIGGER}`].recentDeliveries.map((entry) => entry.key)).toEqual([
+			`photoSearch:${photo.request_id}`,
+		]);
 
 		// n8n keeps only the first static data a webhook writes: later IDs must be remembered too.
 		const second = { ...payloadOf(delivery), request_id: `${photo.request_id}-second` };
@@ -251,12 +264,17 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 		const deliveries = await simulator.waitForDeliveries(2, 20_000);
 		const outputs = await triggerItems(id, 2);
 		for (const delivery of deliveries) {
-			const payload = payloadOf(delivery);
+			const payload = asDelivered(delivery.payload);
 			const records = (payload.results ?? payload.reviews) as unknown[];
 			expect(records.length).toBeGreaterThan(1);
 			const output = outputs.find(([first]) => first.id === String(delivery.ref));
 			expect(output).toEqual(
-				records.map((record) => ({ kind: KIND[delivery.kind], id: String(delivery.ref), record })),
+				records.map((record) => ({
+					kind: KIND[delivery.kind],
+					id: String(delivery.ref),
+					outcome: 'completed',
+					record,
+				})),
 			);
 		}
 		expect(outputs.map((output) => output.length).sort()).toEqual([3, 7]);
@@ -333,6 +351,7 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 				request_id: ack.request_id,
 				...post,
 				wait_status: 'completed',
+				outcome: 'completed',
 			})),
 		);
 	});
@@ -367,6 +386,7 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 				request_id: payload.request_id,
 				...(payload.results[0] as object),
 				wait_status: 'completed',
+				outcome: 'completed',
 			},
 		]);
 	});

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { Simulator } from '../../simulator/server';
 import { ReviewJobCallback } from '../../simulator/schemas';
+import { asDelivered } from './harness/delivered';
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect, type SuiteState } from './harness/state';
@@ -296,10 +297,11 @@ describe('Wait for Completion in real n8n', () => {
 		expect(submit.query.callback).toBe(delivery.url);
 
 		const [result] = run.output('Review Scraper');
-		const { wait_status: waitStatus, ...payload } = result;
+		const { wait_status: waitStatus, outcome, ...payload } = result;
 		expect(waitStatus).toBe('completed');
-		expect(payload).toEqual(delivery.payload);
-		expect(ReviewJobCallback.parse(payload).reviews.length).toBeGreaterThan(0);
+		expect(outcome).toBe('completed');
+		expect(payload).toEqual(asDelivered(delivery.payload));
+		expect(ReviewJobCallback.parse(delivery.payload).reviews.length).toBeGreaterThan(0);
 	});
 });
 

@@ -196,7 +196,12 @@ describe('E-commerce Search in an activated workflow', () => {
 
 		const [received] = await client.waitForExecutions(receiverId, 1, 20_000);
 		expect(nodeOutput(received, 'Product Callbacks')).toEqual([
-			{ kind: 'productSearch', id: found.request_id, payload: delivery.payload },
+			{
+				kind: 'productSearch',
+				id: found.request_id,
+				outcome: 'completed',
+				payload: delivery.payload,
+			},
 		]);
 	});
 

@@ -1,4 +1,5 @@
 import { ReviewJobCallback, type ScheduleBody } from '../../simulator/schemas';
+import { asDelivered } from './harness/delivered';
 import type { Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
@@ -174,7 +175,8 @@ describe('Scheduled Scrape Trigger in an activated workflow', () => {
 				kind: 'reviewJob',
 				id: String(payload.job_id),
 				scheduleId: schedule.schedule_id,
-				payload: delivery.payload,
+				outcome: 'completed',
+				payload: asDelivered(delivery.payload),
 			},
 		]);
 

@@ -78,7 +78,10 @@ describe('Profile → Add', () => {
 			await context.sim.waitForDeliveries(1, 5000);
 			expect(receiver.received).toHaveLength(1);
 			expect(receiver.received[0].url).toBe('/hook');
-			expect(receiver.received[0].body).toMatchObject({ job_id: ack.job_id, status: 'complete' });
+			expect(receiver.received[0].body).toMatchObject({
+				job_id: ack.job_id,
+				crawl_status: 'complete',
+			});
 			expect(Array.isArray(receiver.received[0].body.reviews)).toBe(true);
 		} finally {
 			await receiver.close();

@@ -146,7 +146,26 @@ describe('Scheduled Scrape Trigger deliveries', () => {
 			expect(received.response.workflowData?.[0][0].json).toMatchObject({
 				kind: 'reviewJob',
 				scheduleId: state.scheduleId,
-				payload: { status: 'complete' },
+				outcome: 'completed',
+				payload: { crawl_status: 'complete' },
+			});
+
+			// The same delivery again is a repeat; the same job with one review more is an update.
+			const query = Object.fromEntries(url.searchParams);
+			const repeat = await node.receive({ body: delivery.body, query });
+			expect(repeat.response).toEqual({ webhookResponse: { received: true, duplicate: true } });
+			const job = delivery.body as IDataObject;
+			const resynced = {
+				...job,
+				reviews: [
+					...(job.reviews as IDataObject[]),
+					{ ...(job.reviews as IDataObject[])[0], id: 'new' },
+				],
+			};
+			const update = await node.receive({ body: resynced, query });
+			expect(update.response.workflowData?.[0][0].json).toMatchObject({
+				redelivery: 'update',
+				outcome: 'completed',
 			});
 		} finally {
 			await receiver.close();

@@ -35,6 +35,8 @@ export function useSimulator(options: Parameters<typeof createSimulator>[0] = {}
 			apiKey: API_KEY,
 			completionDelayMs: 20,
 			...options,
+			// Quick callback retries unless a test asks for the service's hours-long schedule.
+			callbackRetry: { policy: 'quick', ...options.callbackRetry },
 		});
 		await context.sim.start();
 	});

@@ -49,10 +49,64 @@ describe('Wait for Completion (Profile → Add)', () => {
 		const [result] = resumed.json('Node Under Test');
 		expect(result).toMatchObject({
 			job_id: ack.job_id,
-			status: 'complete',
+			crawl_status: 'complete',
 			wait_status: 'completed',
+			outcome: 'completed',
 		});
+		expect(typeof result.meta_data).toBe('object');
+		expect(typeof result.meta_data_raw).toBe('string');
 		expect(Array.isArray(result.reviews)).toBe(true);
+	});
+
+	const invalidUrlJob = async (node: object) => {
+		const receiver = await startReceiver();
+		const waiting = await runNode(
+			context.sim,
+			{
+				...addAndWait,
+				...node,
+				parameters: { ...addAndWait.parameters, url: 'https://maps.example/invalid-url/9' },
+			},
+			[{}],
+			{ baseUrl: receiver.url },
+		);
+		await context.sim.waitForDeliveries(1, 5000);
+		await receiver.close();
+		const [delivered] = receiver.received;
+		expect(delivered.body.crawl_status).toBe('invalid_url');
+		const [ack] = waiting.items();
+		return { ack, resumed: await waiting.resume({ body: delivered.body, path: NODE_ID }) };
+	};
+
+	it('fails the node when the job ends invalid_url, naming the job and the status', async () => {
+		const { ack, resumed } = await invalidUrlJob({});
+		expect(resumed.webhookResponse).toEqual({ received: true });
+		expect(resumed.status).toBe('error');
+		expect(resumed.error?.message).toBe(
+			`Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
+		);
+	});
+
+	it('with Continue On Fail, outputs an error item for an invalid_url job and goes on', async () => {
+		const { ack, resumed } = await invalidUrlJob({ onError: 'continueRegularOutput' });
+		expect(resumed.status).toBe('success');
+		const [item] = resumed.json('Node Under Test');
+		expect(item).toMatchObject({
+			error: `Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
+			outcome: 'invalid_url',
+			wait_status: 'invalid_url',
+			id: String(ack.job_id),
+		});
+	});
+
+	it('waits 2 days by default, past the service retry 24 h after a refused first attempt', async () => {
+		const { waitTimeLimit: _, ...parameters } = addAndWait.parameters;
+		const before = Date.now();
+		const waiting = await runNode(context.sim, { ...addAndWait, parameters });
+		expect(waiting.status).toBe('waiting');
+		const waitTill = new Date(waiting.waitTill as Date).getTime();
+		expect(waitTill).toBeGreaterThanOrEqual(before + 2 * 24 * 3_600_000 - 1000);
+		expect(waitTill).toBeLessThanOrEqual(Date.now() + 2 * 24 * 3_600_000 + 1000);
 	});
 
 	it('refuses a callback for another job and keeps waiting', async () => {
@@ -144,6 +198,29 @@ describe('Wait for Completion on the other submit operations', () => {
 			}
 		},
 	);
+
+	it('Social Post → Scrape fails the item when the request ends login_required', async () => {
+		const receiver = await startReceiver();
+		try {
+			const spec = {
+				...submits[2][1],
+				id: NODE_ID,
+				parameters: { ...(submits[2][1].parameters as IDataObject), waitForCompletion: true },
+			} as typeof addAndWait;
+			const waiting = await runNode(context.sim, spec, [{}], { baseUrl: receiver.url });
+			const [ack] = waiting.items();
+			await context.sim.waitForDeliveries(1, 5000);
+			const [delivered] = receiver.received;
+			const body = { ...delivered.body, status: 'login_required', results: [] };
+			const resumed = await waiting.resume({ body, path: NODE_ID });
+			expect(resumed.status).toBe('error');
+			expect(resumed.error?.message).toBe(
+				`Request ${ack.request_id} ended with status "login_required" (failed), not completed`,
+			);
+		} finally {
+			await receiver.close();
+		}
+	});
 
 	it('E-commerce Search does not wait when the service answers with the results at once', async () => {
 		context.sim.configure({ ecommerceResponse: 'envelope', productCount: 5 });

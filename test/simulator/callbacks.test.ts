@@ -83,8 +83,71 @@ describe('callback delivery', () => {
 	});
 });
 
+describe('the service retry schedule (the default policy)', () => {
+	// 1 simulated hour = 20 real ms: 2 h, 6 h and 24 h after the first failure are 40, 120, 480 ms.
+	const timeScale = 20 / 3_600_000;
+
+	it('is the default: 2, 6 and 24 hours after the first failure, on any non-2xx, then gives up', async () => {
+		const defaults = await startSimulator({ completionDelayMs: 5, timeScale });
+		try {
+			defaults.configure({ callbackRetry: { policy: 'service' } });
+			expect(defaults.config.callbackRetry.serviceDelaysMs).toEqual([
+				2 * 3_600_000,
+				6 * 3_600_000,
+				24 * 3_600_000,
+			]);
+			const target = await receiver(() => 404);
+			await http('POST', `${defaults.urls.socialScraperUrl}/v1/scrape`, {
+				headers: keyAuth(defaults),
+				body: { callback_url: target.url, url: 'https://social.example/p/1' },
+			});
+			const [delivery] = await defaults.waitForDeliveries(1, 5000);
+			expect(delivery).toMatchObject({ state: 'failed', attempts: 4, finalStatus: 404 });
+			const times = delivery.attemptLog.map((attempt) => Date.parse(attempt.at));
+			const sinceFirst = times.map((at) => at - times[0]);
+			// Each retry is due at its offset from the first failure, never before it.
+			expect(sinceFirst[1]).toBeGreaterThanOrEqual(40);
+			expect(sinceFirst[2]).toBeGreaterThanOrEqual(120);
+			expect(sinceFirst[3]).toBeGreaterThanOrEqual(480);
+			expect(sinceFirst[3]).toBeLessThan(480 + 1000);
+		} finally {
+			await defaults.stop();
+		}
+	});
+
+	it('an unconfigured simulator uses it, in real hours', async () => {
+		const { createSimulator } = await import('../../simulator/server');
+		const plain = createSimulator();
+		expect(plain.config.callbackRetry.policy).toBe('service');
+		expect(plain.config.timeScale).toBe(1);
+	});
+
+	it('stops at the first 2xx and says when the next attempt was due', async () => {
+		const scaled = await startSimulator({ completionDelayMs: 5, timeScale });
+		try {
+			scaled.configure({ callbackRetry: { policy: 'service' } });
+			const target = await receiver((n) => (n === 1 ? 409 : 200));
+			await http('POST', `${scaled.urls.socialScraperUrl}/v1/scrape`, {
+				headers: keyAuth(scaled),
+				body: { callback_url: target.url, url: 'https://social.example/p/1' },
+			});
+			const [delivery] = await scaled.waitForDeliveries(1, 3000);
+			expect(delivery.attemptLog.map((attempt) => attempt.status)).toEqual([409, 200]);
+			expect(delivery.nextAttemptAt).toBeNull();
+		} finally {
+			await scaled.stop();
+		}
+	});
+});
+
 describe('backoffDelay', () => {
-	const retry = { maxAttempts: 8, baseDelayMs: 100, maxDelayMs: 1000 };
+	const retry = {
+		policy: 'quick' as const,
+		serviceDelaysMs: [],
+		maxAttempts: 8,
+		baseDelayMs: 100,
+		maxDelayMs: 1000,
+	};
 
 	it('grows exponentially with jitter between half and all of the ceiling, capped by maxDelayMs', () => {
 		for (let i = 0; i < 50; i++) {

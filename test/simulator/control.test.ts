@@ -155,6 +155,24 @@ describe('control HTTP API', () => {
 		expect(sim.config.ecommerceResponse).toBe('envelope');
 	});
 
+	it('POST /config chooses the retry policy and the time scale; nonsense is 400', async () => {
+		const configured = await http('POST', control('/config'), {
+			body: { timeScale: 0.001, callbackRetry: { policy: 'service' } },
+		});
+		expect(configured.status).toBe(200);
+		expect(configured.body).toMatchObject({
+			timeScale: 0.001,
+			callbackRetry: { policy: 'service', serviceDelaysMs: [7_200_000, 21_600_000, 86_400_000] },
+		});
+		for (const body of [
+			{ timeScale: 0 },
+			{ callbackRetry: { policy: 'sometimes' } },
+			{ callbackRetry: { serviceDelaysMs: [-1] } },
+		]) {
+			expect((await http('POST', control('/config'), { body })).status).toBe(400);
+		}
+	});
+
 	it('POST /video-requests seeds a request the video host serves', async () => {
 		const seeded = await http('POST', control('/video-requests'), {
 			body: {

@@ -7,14 +7,16 @@ import { createSimulator, type Simulator, type SimulatorOptions } from '../../si
 
 /**
  * Fast timings so callbacks and retries finish within a few milliseconds. These suites test the
- * spec's behaviour, so they switch off what production adds (realism.test.ts tests that part).
+ * spec's behaviour, so they switch off what production adds (realism.test.ts tests that part),
+ * and use the quick callback retry unless a test asks for the service's 2 h / 6 h / 24 h schedule
+ * (with a time scale).
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const sim = createSimulator({
 		completionDelayMs: 20,
 		...SPEC_ONLY,
 		...options,
-		callbackRetry: { baseDelayMs: 5, maxDelayMs: 20, ...options.callbackRetry },
+		callbackRetry: { policy: 'quick', baseDelayMs: 5, maxDelayMs: 20, ...options.callbackRetry },
 	});
 	await sim.start();
 	return sim;

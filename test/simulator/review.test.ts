@@ -110,14 +110,85 @@ describe('POST /api/v2/profiles/add', () => {
 		expect(receiver.received[0].path).toBe('/hook?secret=s1');
 		const payload = ReviewJobCallback.parse(receiver.received[0].body);
 		expect(payload).toMatchObject({
+			success: true,
+			status: 200,
 			job_id: response.body.job_id,
-			status: 'complete',
+			crawl_status: 'complete',
 			external_identifier: 'crm-42',
-			profile_url: 'https://maps.example/place/7',
+			source_url: 'https://maps.example/place/7',
+			source_name: 'maps',
 			review_count: 4,
+			result_count: 4,
 			credits_used: 4,
+			percentage_complete: 100,
+			blocks: 4,
+			from_date: null,
 		});
+		expect(typeof JSON.parse(payload.meta_data)).toBe('object');
 		expect(payload.reviews).toHaveLength(4);
+		expect(Object.keys(payload.reviews[0]).sort()).toEqual(
+			[
+				'id',
+				'name',
+				'date',
+				'rating_value',
+				'review_text',
+				'url',
+				'profile_picture',
+				'location',
+				'review_title',
+				'verified_order',
+				'language_code',
+				'reviewer_title',
+				'meta_data',
+				'response',
+			].sort(),
+		);
+		expect(typeof JSON.parse(payload.reviews[0].meta_data)).toBe('object');
+	});
+
+	it('ends a job whose URL contains "invalid-url" as invalid_url, with no reviews, and posts it', async () => {
+		const response = await add({
+			url: 'https://maps.example/invalid-url/1',
+			callback: receiver.url,
+		});
+		const [delivery] = await sim.waitForDeliveries(1, 2000);
+		expect(delivery).toMatchObject({ state: 'delivered', ref: response.body.job_id });
+		const payload = ReviewJobCallback.parse(receiver.received[0].body);
+		expect(payload).toMatchObject({
+			job_id: response.body.job_id,
+			crawl_status: 'invalid_url',
+			reviews: [],
+			review_count: 0,
+			credits_used: 0,
+		});
+	});
+
+	it('re-syncs a finished job: the same job_id posted again with one review more', async () => {
+		const response = await add({
+			url: 'https://maps.example/place/9',
+			blocks: 2,
+			callback: receiver.url,
+		});
+		await sim.waitForDeliveries(1, 2000);
+		const resynced = await http(
+			'POST',
+			`${sim.urls.controlUrl}/review-jobs/${response.body.job_id}/resync`,
+			{ body: {} },
+		);
+		expect(resynced.status).toBe(200);
+		await sim.waitForDeliveries(2, 2000);
+		const [first, second] = receiver.received.map((r) => ReviewJobCallback.parse(r.body));
+		expect(second.job_id).toBe(first.job_id);
+		expect(second.reviews).toHaveLength(3);
+		expect(second.reviews.slice(1)).toEqual(first.reviews);
+		expect(new Set(second.reviews.map((review) => review.id)).size).toBe(3);
+		expect(resynced.body).toEqual(second);
+
+		const unknown = await http('POST', `${sim.urls.controlUrl}/review-jobs/999999/resync`, {
+			body: {},
+		});
+		expect(unknown.status).toBe(409);
 	});
 
 	it('keeps external_identifier (null) in the payload, honours from_date and diff', async () => {
@@ -125,9 +196,9 @@ describe('POST /api/v2/profiles/add', () => {
 		await add({ place_id: 'p1', blocks: 10, diff: 10001, callback: receiver.url });
 		await sim.waitForDeliveries(2, 2000);
 		const payloads = receiver.received.map((r) => ReviewJobCallback.parse(r.body));
-		const byQuery = payloads.find((p) => p.query === 'cafe')!;
+		const byQuery = payloads.find((p) => JSON.parse(p.meta_data).query === 'cafe')!;
 		expect(byQuery.external_identifier).toBeNull();
-		expect(byQuery.profile_url).toBeUndefined();
+		expect(byQuery.source_url).toBeNull();
 		expect(byQuery.reviews.length).toBeGreaterThan(0);
 		expect(byQuery.reviews.length).toBeLessThan(50);
 		expect(byQuery.reviews.every((r) => r.date >= '2025-05-20')).toBe(true);

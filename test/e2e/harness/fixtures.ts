@@ -39,8 +39,12 @@ export function builtCredentialTypes(): ICredentialType[] {
 	return packageManifest().n8n.credentials.map((file) => loadBuilt<ICredentialType>(file));
 }
 
+/**
+ * Quick callback retries (milliseconds): tests that exercise the service's 2 h / 6 h / 24 h
+ * schedule configure `callbackRetry: { policy: 'service' }` with a `timeScale`.
+ */
 export async function startSimulator(): Promise<Simulator> {
-	const simulator = createSimulator({ completionDelayMs: 100 });
+	const simulator = createSimulator({ completionDelayMs: 100, callbackRetry: { policy: 'quick' } });
 	await simulator.start();
 	return simulator;
 }

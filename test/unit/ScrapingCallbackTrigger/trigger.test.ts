@@ -127,7 +127,16 @@ describe('Scraping Callback Trigger webhook', () => {
 		const { result } = await receive({ body: samples.photoSearch });
 		expect(result.webhookResponse).toEqual({ received: true });
 		expect(result.workflowData).toEqual([
-			[{ json: { kind: 'photoSearch', id: 'ph-1', payload: samples.photoSearch } }],
+			[
+				{
+					json: {
+						kind: 'photoSearch',
+						id: 'ph-1',
+						outcome: 'completed',
+						payload: samples.photoSearch,
+					},
+				},
+			],
 		]);
 	});
 
@@ -137,8 +146,8 @@ describe('Scraping Callback Trigger webhook', () => {
 			parameters: { options: { splitResults: true } },
 		});
 		expect(result.workflowData?.[0].map((item) => item.json)).toEqual([
-			{ kind: 'reviewJob', id: '41', record: { review_id: 'a' } },
-			{ kind: 'reviewJob', id: '41', record: { review_id: 'b' } },
+			{ kind: 'reviewJob', id: '41', outcome: 'completed', record: { review_id: 'a' } },
+			{ kind: 'reviewJob', id: '41', outcome: 'completed', record: { review_id: 'b' } },
 		]);
 	});
 
@@ -192,7 +201,11 @@ describe('Scraping Callback Trigger webhook', () => {
 			webhookResponse: { received: true, duplicate: true },
 		});
 		for (const id of [2, 3, 4]) expect((await deliver(id)).result.workflowData).toBeDefined();
-		expect(staticData.recentIds).toEqual(['reviewJob:2', 'reviewJob:3', 'reviewJob:4']);
+		expect((staticData.recentDeliveries as IDataObject[]).map((entry) => entry.key)).toEqual([
+			'reviewJob:2',
+			'reviewJob:3',
+			'reviewJob:4',
+		]);
 		expect((await deliver(1)).result.workflowData).toBeDefined();
 	});
 
@@ -200,7 +213,7 @@ describe('Scraping Callback Trigger webhook', () => {
 		const staticData: IDataObject = {};
 		const deliver = async (id: number) => {
 			const received = await receive({ body: { ...samples.reviewJob, job_id: id } }, staticData);
-			delete staticData.recentIds;
+			delete staticData.recentDeliveries;
 			return received.result;
 		};
 		expect((await deliver(7)).workflowData).toBeDefined();
@@ -225,5 +238,67 @@ describe('Scraping Callback Trigger webhook', () => {
 			staticData,
 		);
 		expect(again.result.workflowData).toBeDefined();
+	});
+
+	it('starts the workflow again for a re-sync (same id, new content), marked as an update', async () => {
+		const staticData: IDataObject = {};
+		const job = { ...samples.reviewJob, job_id: 556, reviews: [{ id: 'a' }, { id: 'b' }] };
+		const first = await receive({ body: job }, staticData);
+		const retry = await receive({ body: { ...job } }, staticData);
+		const resync = await receive(
+			{ body: { ...job, reviews: [...job.reviews, { id: 'c' }] } },
+			staticData,
+		);
+		expect(first.result.workflowData?.[0][0].json.redelivery).toBeUndefined();
+		expect(retry.result).toEqual({ webhookResponse: { received: true, duplicate: true } });
+		const update = resync.result.workflowData?.[0][0].json as IDataObject;
+		expect(update.redelivery).toBe('update');
+		expect(Date.parse(String(update.previousDeliveryAt))).toBeGreaterThan(0);
+		expect((update.payload as IDataObject).reviews).toHaveLength(3);
+	});
+
+	it('gives every kind an outcome: invalid_url, failed, login_required → failed, completed', async () => {
+		const outcomeOf = async (body: IDataObject) =>
+			(await receive({ body })).result.workflowData?.[0][0].json.outcome;
+		expect(
+			await outcomeOf({ ...samples.reviewJob, crawl_status: 'invalid_url', reviews: [] }),
+		).toBe('invalid_url');
+		expect(await outcomeOf({ ...samples.reviewJob, crawl_status: 'complete' })).toBe('completed');
+		expect(await outcomeOf({ ...samples.videoRequest, status: 'failed' })).toBe('failed');
+		expect(await outcomeOf({ ...samples.videoRequest, status: 'login_required' })).toBe('failed');
+		expect(await outcomeOf(samples.socialScrape)).toBe('completed');
+	});
+
+	it('with Only Completed Results, acknowledges an invalid_url job with 200 and starts nothing', async () => {
+		const { result, answered } = await receive({
+			body: { ...samples.reviewJob, crawl_status: 'invalid_url', reviews: [] },
+			parameters: { options: { completedOnly: true } },
+		});
+		expect(answered.status).toBeUndefined();
+		expect(result).toEqual({ webhookResponse: { received: true, ignored: 'invalid_url' } });
+	});
+
+	it('outputs a failed job as one item even when splitting results', async () => {
+		const { result } = await receive({
+			body: { ...samples.reviewJob, crawl_status: 'invalid_url', reviews: [] },
+			parameters: { options: { splitResults: true } },
+		});
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		expect(result.workflowData?.[0][0].json.outcome).toBe('invalid_url');
+	});
+
+	it("parses a review job's meta_data JSON string into an object and keeps the string", async () => {
+		const raw = '{"source":"maps","lang":"en"}';
+		const { result } = await receive({
+			body: { ...samples.reviewJob, meta_data: raw, reviews: [{ id: 'r', meta_data: '{"x":1}' }] },
+		});
+		const payload = result.workflowData?.[0][0].json.payload as IDataObject;
+		expect(payload.meta_data).toEqual({ source: 'maps', lang: 'en' });
+		expect(payload.meta_data_raw).toBe(raw);
+		expect((payload.reviews as IDataObject[])[0]).toEqual({
+			id: 'r',
+			meta_data: { x: 1 },
+			meta_data_raw: '{"x":1}',
+		});
 	});
 });

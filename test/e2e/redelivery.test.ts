@@ -1,0 +1,259 @@
+/**
+ * Callbacks as the real service sends them (REAL-SERVICE.md): a job re-synced with new content,
+ * a retry of the same content, an invalid_url job, and retries hours apart on the simulator's
+ * compressed clock.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { Simulator } from '../../simulator/server';
+import type { N8nClient, WorkflowNode } from './harness/client';
+import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { connect, currentMode, type SuiteState } from './harness/state';
+import { directSubmitter } from './harness/submit';
+import {
+	activateChain,
+	expectExecutionCountStays,
+	nodeOutput,
+	nodeRun,
+	packageNode,
+	postToWebhook,
+	productionUrl,
+	runThroughWebhook,
+	webhookBase,
+} from './harness/workflows';
+
+let client: N8nClient;
+let state: SuiteState;
+let simulator: Simulator;
+let submit: ReturnType<typeof directSubmitter>;
+let reviewScraperApi: { id: string; name: string };
+const activated: string[] = [];
+
+beforeAll(async () => {
+	({ client, state } = connect());
+	simulator = await startSimulator();
+	submit = directSubmitter(simulator);
+	({ reviewScraperApi } = await createSimulatorCredentials(client, simulator, 'redelivery e2e'));
+});
+
+afterAll(async () => {
+	await simulator?.stop();
+});
+
+beforeEach(() => {
+	simulator.reset();
+});
+
+afterEach(async () => {
+	for (const id of activated.splice(0)) await client.deactivate(id);
+});
+
+const TRIGGER = 'Scraping Callback Trigger';
+const INVALID_URL = 'https://www.example.com/biz/invalid-url/e2e';
+
+async function activeTrigger(name: string, options: Record<string, unknown> = {}) {
+	const node = packageNode('scrapingCallbackTrigger', TRIGGER, { options });
+	const id = await activateChain(client, name, [node]);
+	activated.push(id);
+	const url = productionUrl(webhookBase(state), node, 'callback');
+	expect((await postToWebhook(url, {})).status).toBe(400);
+	return { id, url };
+}
+
+/** The trigger's item of each finished execution, oldest first. */
+async function triggerItems(workflowId: string, count: number) {
+	const done = await client.waitForExecutions(workflowId, count, 20_000);
+	expect(done.every((execution) => execution.status === 'success')).toBe(true);
+	return done
+		.sort((a, b) => Number(a.id) - Number(b.id))
+		.map((execution) => nodeOutput(execution, TRIGGER)[0]);
+}
+
+/** The same object with its keys in reverse order, at every depth. */
+function reversedKeys(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(reversedKeys);
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(
+			Object.entries(value)
+				.reverse()
+				.map(([key, inner]) => [key, reversedKeys(inner)]),
+		);
+	}
+	return value;
+}
+
+describe('Scraping Callback Trigger: retries and re-syncs', () => {
+	it('first delivery, identical retry, re-sync with one review more → 2 executions, the second an update', async () => {
+		const { id, url } = await activeTrigger('e2e redelivery: re-sync');
+		const ack = await submit.reviewJob(url);
+		const [first] = await simulator.waitForDeliveries(1, 20_000);
+		expect(first).toMatchObject({ state: 'delivered', finalStatus: 200, ref: ack.job_id });
+
+		// The service retries with the same content; key order is not part of the content.
+		const retry = await postToWebhook(url, reversedKeys(first.payload) as Record<string, unknown>);
+		expect(retry).toEqual({ status: 200, body: { received: true, duplicate: true } });
+
+		const resynced = simulator.resyncReviewJob(Number(ack.job_id));
+		const deliveries = await simulator.waitForDeliveries(2, 20_000);
+		expect(deliveries[1]).toMatchObject({ state: 'delivered', finalStatus: 200, ref: ack.job_id });
+
+		const [original, update] = await triggerItems(id, 2);
+		expect(original).toMatchObject({
+			kind: 'reviewJob',
+			id: String(ack.job_id),
+			outcome: 'completed',
+		});
+		expect(original.redelivery).toBeUndefined();
+		expect(update).toMatchObject({
+			kind: 'reviewJob',
+			id: String(ack.job_id),
+			outcome: 'completed',
+			redelivery: 'update',
+		});
+		expect(Date.parse(String(update.previousDeliveryAt))).toBeLessThanOrEqual(Date.now());
+		const reviewsOf = (item: Record<string, unknown>) =>
+			(item.payload as { reviews: unknown[] }).reviews.length;
+		expect(reviewsOf(update)).toBe(reviewsOf(original) + 1);
+		expect(reviewsOf(update)).toBe(resynced.reviews.length);
+
+		// An identical retry of the re-sync starts nothing.
+		expect(await postToWebhook(url, resynced)).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+		});
+		await expectExecutionCountStays(client, id, 2);
+	});
+
+	it('"Only Completed Results" answers an invalid_url job with 200 and starts nothing', async () => {
+		const { id, url } = await activeTrigger('e2e redelivery: completed only', {
+			completedOnly: true,
+		});
+		await submit.reviewJob(url, INVALID_URL);
+		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+		expect(delivery).toMatchObject({ state: 'delivered', finalStatus: 200, attempts: 1 });
+		expect((delivery.payload as { crawl_status: string }).crawl_status).toBe('invalid_url');
+		expect(await postToWebhook(url, delivery.payload as Record<string, unknown>)).toEqual({
+			status: 200,
+			body: { received: true, ignored: 'invalid_url' },
+		});
+		await expectExecutionCountStays(client, id, 0);
+	});
+
+	it('without the option, an invalid_url job starts the workflow with outcome invalid_url', async () => {
+		const { id, url } = await activeTrigger('e2e redelivery: invalid_url outcome');
+		const ack = await submit.reviewJob(url, INVALID_URL);
+		const [item] = await triggerItems(id, 1);
+		expect(item).toMatchObject({ id: String(ack.job_id), outcome: 'invalid_url' });
+		expect((item.payload as { reviews: unknown[] }).reviews).toEqual([]);
+	});
+});
+
+describe('Wait for Completion: a job that ends invalid_url', () => {
+	const addAndWait = (extra: Partial<WorkflowNode> = {}): WorkflowNode => ({
+		...packageNode(
+			'reviewScraper',
+			'Review Scraper',
+			{
+				resource: 'profile',
+				operation: 'add',
+				url: INVALID_URL,
+				waitForCompletion: true,
+				waitTimeLimit: 5,
+			},
+			{ reviewScraperApi },
+		),
+		...extra,
+	});
+
+	it('fails the item with a message naming the job and invalid_url', async () => {
+		const run = await runThroughWebhook(
+			client,
+			'e2e wait: invalid_url',
+			[addAndWait()],
+			{},
+			{
+				respond: 'onReceived',
+				timeoutMs: 30_000,
+			},
+		);
+		const [delivery] = simulator.deliveries();
+		expect(delivery).toMatchObject({ state: 'delivered', finalStatus: 200 });
+		expect(run.execution.status).toBe('error');
+		const error = run.run('Review Scraper').error;
+		expect(error?.message).toBe(
+			`Job ${delivery.ref} ended with status "invalid_url" (invalid_url), not completed`,
+		);
+	});
+
+	it('with Continue On Fail, the error item goes on to the next node', async () => {
+		const next: WorkflowNode = {
+			id: randomUUID(),
+			name: 'After',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const run = await runThroughWebhook(
+			client,
+			'e2e wait: invalid_url, continue on fail',
+			[addAndWait({ onError: 'continueRegularOutput' }), next],
+			{},
+			{ respond: 'onReceived', timeoutMs: 30_000 },
+		);
+		const [delivery] = simulator.deliveries();
+		expect(run.execution.status).toBe('success');
+		expect(run.output('After')).toEqual([
+			expect.objectContaining({
+				error: `Job ${delivery.ref} ended with status "invalid_url" (invalid_url), not completed`,
+				outcome: 'invalid_url',
+				id: String(delivery.ref),
+			}),
+		]);
+	});
+});
+
+describe('Early delivery on the service retry schedule', () => {
+	it('a callback refused with 409 before the execution waits is retried 2 h later and resumes it', async () => {
+		// 2 simulated hours = 2 real seconds; the node keeps its default time limit (2 days).
+		simulator.configure({
+			completionDelayMs: 0,
+			timeScale: 1 / 3600,
+			callbackRetry: { policy: 'service' },
+		});
+		const node = packageNode(
+			'reviewScraper',
+			'Review Scraper',
+			{
+				resource: 'profile',
+				operation: 'add',
+				url: 'https://www.example.com/biz/e2e-early',
+				waitForCompletion: true,
+			},
+			{ reviewScraperApi },
+		);
+		const run = await runThroughWebhook(
+			client,
+			'e2e wait: early delivery',
+			[node],
+			{},
+			{
+				respond: 'onReceived',
+				timeoutMs: 30_000,
+			},
+		);
+		expect(run.execution.status).toBe('success');
+		const [delivery] = simulator.deliveries();
+		const statuses = delivery.attemptLog.map((attempt) => attempt.status);
+		expect(statuses.at(-1)).toBe(200);
+		expect(statuses.slice(0, -1).every((status) => status === 409)).toBe(true);
+		if (currentMode() === 'regular') expect(statuses[0]).toBe(409);
+		if (statuses.length > 1) {
+			const gap = Date.parse(delivery.attemptLog[1].at) - Date.parse(delivery.attemptLog[0].at);
+			expect(gap).toBeGreaterThanOrEqual(2_000);
+		}
+		const [result] = run.output('Review Scraper');
+		expect(result).toMatchObject({ wait_status: 'completed', outcome: 'completed' });
+		expect(nodeRun(run.execution, 'Review Scraper').error).toBeUndefined();
+	});
+});
