@@ -142,6 +142,7 @@ describe('Profile → Add Many', () => {
 		parameters: {
 			resource: 'profile',
 			operation: 'addMany',
+			inputMode: 'defineBelow',
 			url: '={{ $json.url }}',
 			additionalFields: { externalIdentifier: '={{ $json.ref }}' },
 			options: batchSize ? { batchSize } : {},
