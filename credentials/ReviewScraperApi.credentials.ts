@@ -6,6 +6,31 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+const refused = 'The API token was refused';
+
+// n8n checks status rules on an HTTP error and body rules on a success; its type wants one kind per
+// list, its tester reads both.
+const refusalRules = [
+	{ type: 'responseCode', properties: { value: 401, message: `${refused}: check the token` } },
+	{ type: 'responseCode', properties: { value: 403, message: `${refused}: check the token` } },
+	{
+		type: 'responseSuccessBody',
+		properties: {
+			key: 'message',
+			value: 'Invalid spiderman-token',
+			message: `${refused}: the service says "Invalid spiderman-token"`,
+		},
+	},
+	{
+		type: 'responseSuccessBody',
+		properties: {
+			key: 'success',
+			value: false,
+			message: `${refused}: the service answered success: false. Check the token and the Base URL`,
+		},
+	},
+] as ICredentialTestRequest['rules'];
+
 export class ReviewScraperApi implements ICredentialType {
 	name = 'reviewScraperApi';
 
@@ -38,6 +63,15 @@ export class ReviewScraperApi implements ICredentialType {
 			placeholder: 'https://api.example.com',
 			description: 'Address of the review profile API, without the /api/v2 path',
 		},
+		{
+			displayName: 'Requests per Second',
+			name: 'requestsPerSecond',
+			type: 'number',
+			default: 10,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			description:
+				'Most requests the nodes send per second with this token, shared by every workflow running in this n8n instance. The service accepts 10 per second unless your plan says more. 0 sends without pacing.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -50,15 +84,14 @@ export class ReviewScraperApi implements ICredentialType {
 	};
 
 	// Listing respond jobs is read-only and cheap, so it is the safest call to prove the token works.
+	// The service refuses a token with HTTP 200 and `success: false`, so only the body tells; n8n's
+	// rules cannot quote the body, so the message the service is known to send has a rule of its own.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/api/v2/responds/jobs',
 			method: 'GET',
 		},
-		rules: [
-			{ type: 'responseCode', properties: { value: 401, message: 'The API token was refused: check the token' } },
-			{ type: 'responseCode', properties: { value: 403, message: 'The API token was refused: check the token' } },
-		],
+		rules: refusalRules,
 	};
 }

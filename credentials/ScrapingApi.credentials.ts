@@ -49,6 +49,15 @@ export class ScrapingApi implements ICredentialType {
 			'reviewIndexUrl',
 			'Address of the review index API that schedules with service "riapi" call',
 		),
+		{
+			displayName: 'Requests per Second',
+			name: 'requestsPerSecond',
+			type: 'number',
+			default: 10,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			description:
+				'Most requests the nodes send per second with this key to each of the APIs above, shared by every workflow running in this n8n instance. The service does not publish these limits; 10 matches the review API. 0 sends without pacing.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -68,8 +77,14 @@ export class ScrapingApi implements ICredentialType {
 			method: 'GET',
 		},
 		rules: [
-			{ type: 'responseCode', properties: { value: 401, message: 'The API key was refused: check the key' } },
-			{ type: 'responseCode', properties: { value: 403, message: 'The API key was refused: check the key' } },
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'The API key was refused: check the key' },
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 403, message: 'The API key was refused: check the key' },
+			},
 		],
 	};
 }

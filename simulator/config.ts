@@ -6,6 +6,17 @@ export interface CallbackRetryOptions {
 
 export type EcommerceResponseMode = 'envelope' | 'ack';
 
+/** Requests per second accepted per credential; null lifts the limit. */
+export interface RateLimitOptions {
+	/** Review profile API, per spiderman-token (REAL-SERVICE.md: 10 per second). */
+	review: number | null;
+	/** Each x-api-key API, per key (undocumented: treated like the review API). */
+	apiKey: number | null;
+}
+
+/** `http200`: review API errors come as HTTP 200 + `success: false`, as production answers them. */
+export type ReviewErrorMode = 'http200' | 'status';
+
 export interface SimConfig {
 	token: string;
 	apiKey: string;
@@ -15,11 +26,16 @@ export interface SimConfig {
 	photoPostCount: number;
 	respondJobCount: number;
 	ecommerceResponse: EcommerceResponseMode;
+	rateLimit: RateLimitOptions;
+	reviewErrors: ReviewErrorMode;
+	/** Schedules an account may hold; one more is refused with 400. */
+	scheduleLimit: number | null;
 }
 
-export interface SimulatorOptions extends Partial<Omit<SimConfig, 'callbackRetry'>> {
+export interface SimulatorOptions extends Partial<Omit<SimConfig, 'callbackRetry' | 'rateLimit'>> {
 	port?: number;
 	callbackRetry?: Partial<CallbackRetryOptions>;
+	rateLimit?: Partial<RateLimitOptions>;
 }
 
 export type ConfigPatch = Omit<SimulatorOptions, 'port'>;
@@ -33,6 +49,16 @@ export const DEFAULT_CONFIG: SimConfig = {
 	photoPostCount: 120,
 	respondJobCount: 5,
 	ecommerceResponse: 'envelope',
+	rateLimit: { review: 10, apiKey: 10 },
+	reviewErrors: 'http200',
+	scheduleLimit: 500,
+};
+
+/** What the spec alone describes: no rate limit, HTTP error statuses, no schedule cap. */
+export const SPEC_ONLY: ConfigPatch = {
+	rateLimit: { review: null, apiKey: null },
+	reviewErrors: 'status',
+	scheduleLimit: null,
 };
 
 export function mergeConfig(base: SimConfig, patch: ConfigPatch): SimConfig {
@@ -43,5 +69,6 @@ export function mergeConfig(base: SimConfig, patch: ConfigPatch): SimConfig {
 		...base,
 		...defined,
 		callbackRetry: { ...base.callbackRetry, ...(patch.callbackRetry ?? {}) },
+		rateLimit: { ...base.rateLimit, ...(patch.rateLimit ?? {}) },
 	} as SimConfig;
 }

@@ -663,6 +663,15 @@ export const ConfigPatch = z
 		photoPostCount: count.optional(),
 		respondJobCount: count.optional(),
 		ecommerceResponse: z.enum(['envelope', 'ack']).optional(),
+		rateLimit: z
+			.object({
+				review: z.number().positive().nullable().optional(),
+				apiKey: z.number().positive().nullable().optional(),
+			})
+			.strict()
+			.optional(),
+		reviewErrors: z.enum(['http200', 'status']).optional(),
+		scheduleLimit: int.min(0).nullable().optional(),
 	})
 	.strict();
 

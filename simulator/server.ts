@@ -15,6 +15,7 @@ import {
 	type SimulatorOptions,
 } from './config';
 import { type Fault, FaultStore } from './faults';
+import { RateLimiter } from './rateLimit';
 import {
 	API_PREFIXES,
 	type ApiCall,
@@ -77,6 +78,16 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 	});
 }
 
+/** Production answers a rate-limited call with a bare 429: no Retry-After, and a body that is not JSON. */
+function sendRateLimited(res: ServerResponse): void {
+	const text = 'Too Many Requests';
+	res.writeHead(429, {
+		'content-type': 'text/plain; charset=utf-8',
+		'content-length': Buffer.byteLength(text),
+	});
+	res.end(text);
+}
+
 function send(res: ServerResponse, result: RouteResult): void {
 	const text = JSON.stringify(result.body);
 	res.writeHead(result.status, {
@@ -107,6 +118,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 	/** Apart from `timers` so a reset does not strand a request held by a `slow` fault. */
 	private readonly faultTimers = new TimerGroup();
 	private readonly callbacks: CallbackDeliverer;
+	private readonly rateLimiter = new RateLimiter(() => this.config.rateLimit);
 	private server: Server | undefined;
 	private currentUrls: SimulatorUrls | undefined;
 
@@ -198,6 +210,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 		this.timers.clear();
 		this.callbacks.clear();
 		this.faultStore.clear();
+		this.rateLimiter.clear();
 		this.config = this.initialConfig;
 		this.state = new SimState(this.config.respondJobCount);
 	}
@@ -262,7 +275,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 
 	// ------------------------------------------------------------ HTTP
 
-	private async execute(api: ApiDefinition, call: ApiCall): Promise<RouteResult> {
+	private async route(api: ApiDefinition, call: ApiCall): Promise<RouteResult> {
 		const ctx: RouteContext = { ...call, params: {}, rt: this };
 		const denied = api.authenticate(ctx);
 		if (denied) return denied;
@@ -275,6 +288,15 @@ export class Simulator implements SimRuntime, ControlTarget {
 		} catch (error) {
 			return api.error(500, 'Unknown error occured', String(error?.message ?? error));
 		}
+	}
+
+	private async execute(api: ApiDefinition, call: ApiCall): Promise<RouteResult> {
+		const result = await this.route(api, call);
+		// The review API reports its errors in the body; the HTTP status stays 200 (REAL-SERVICE.md).
+		if (api.name === 'review' && this.config.reviewErrors === 'http200' && result.status >= 400) {
+			return { ...result, status: 200 };
+		}
+		return result;
 	}
 
 	private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -326,6 +348,13 @@ export class Simulator implements SimRuntime, ControlTarget {
 			]),
 		);
 		const entry = this.state.log({ api: api.name, method, path, query, headers, body });
+		// Checked before faults, so a refused request does not use up a fault meant for a later one.
+		if (!this.rateLimiter.admit(api.name, headers)) {
+			entry.responseStatus = 429;
+			entry.rateLimited = true;
+			this.state.rateLimited++;
+			return sendRateLimited(res);
+		}
 		const fault = this.faultStore.take(api.name, method, path);
 		if (fault) entry.fault = fault.kind;
 

@@ -80,6 +80,8 @@ export interface RequestLogEntry {
 	origin?: 'schedule';
 	/** HTTP status answered; absent when the connection was reset or the request is in flight. */
 	responseStatus?: number;
+	/** Refused by the rate limit (429) before reaching the API. */
+	rateLimited?: boolean;
 }
 
 export interface Counts {
@@ -95,6 +97,8 @@ export interface Counts {
 	videoRequests: number;
 	schedules: number;
 	reviewIndexJobs: number;
+	/** Requests refused with 429 by the rate limit. */
+	rateLimited: number;
 }
 
 export class SimState {
@@ -107,6 +111,7 @@ export class SimState {
 	readonly schedules = new Map<number, ScheduleRecord>();
 	readonly reviewIndexJobs = new Map<string, ReviewIndexJob>();
 	readonly requestLog: RequestLogEntry[] = [];
+	rateLimited = 0;
 
 	private nextJobId = REVIEW_JOB_FIRST_ID;
 	private nextScheduleId = 1;
@@ -163,6 +168,7 @@ export class SimState {
 			videoRequests: this.videoRequests.size,
 			schedules: this.totals.schedules,
 			reviewIndexJobs: this.reviewIndexJobs.size,
+			rateLimited: this.rateLimited,
 		};
 	}
 }

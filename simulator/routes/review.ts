@@ -104,7 +104,7 @@ function respondJob(ctx: RouteContext) {
 	const jobId = parseJobId(ctx.params.job_id);
 	if (typeof jobId === 'string') return reviewError(400, jobId);
 	const job = ctx.rt.state.respondJobs.find((candidate) => candidate.job_id === jobId);
-	return job ? json(200, job) : reviewError(404, 'Job not found');
+	return job ? json(200, job) : reviewError(404, "This job ID doesn't exist, please create it");
 }
 
 function localNap(ctx: RouteContext) {
@@ -119,7 +119,7 @@ export const reviewApi: ApiDefinition = {
 	authenticate: (ctx) =>
 		ctx.headers['spiderman-token'] === ctx.rt.config.token
 			? null
-			: reviewError(401, 'Invalid token'),
+			: reviewError(401, 'Invalid spiderman-token'),
 	error: (status, message, details) => reviewError(status, details ?? message),
 	routes: [
 		{ method: 'POST', path: '/api/v2/profiles/add', handler: add },

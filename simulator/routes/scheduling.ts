@@ -33,6 +33,14 @@ function create(ctx: RouteContext) {
 		return schedulingError(400, 'Invalid request', formatZodError(parsed.error));
 	}
 	const request = parsed.data;
+	const limit = ctx.rt.config.scheduleLimit;
+	if (limit !== null && ctx.rt.state.schedules.size >= limit) {
+		return schedulingError(
+			400,
+			'Invalid request',
+			`Schedule limit reached: an account can have at most ${limit} schedules`,
+		);
+	}
 	const schedule: ScheduleBody = {
 		schedule_id: ctx.rt.state.newScheduleId(),
 		frequency: request.frequency,

@@ -43,6 +43,7 @@ describe.each(credentials.map((c) => [c.name, c] as const))(
 
 		it('fails with a clear message, without echoing the secret, for a wrong secret', async () => {
 			const wrong = `wrong-${credential.name}-secret`;
+			simulator.clearRequests();
 			const result = await client.testCredential(
 				credential.name,
 				simulatorCredentialData(credential, simulator, { [secretField(credential)]: wrong }),
@@ -50,12 +51,37 @@ describe.each(credentials.map((c) => [c.name, c] as const))(
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(/^The API (token|key) was refused/);
 			expect(result.message).not.toContain(wrong);
+			const [request] = simulator.requests();
+			if (credential.name === 'reviewScraperApi') {
+				// As in production, the refusal came in HTTP 200: only the body said no.
+				expect(request.responseStatus).toBe(200);
+				expect(result.message).toContain('Invalid spiderman-token');
+			} else {
+				expect(request.responseStatus).toBe(401);
+			}
+		});
+
+		it('fails when the service refuses in the body with a message it is not known for', async () => {
+			if (credential.name !== 'reviewScraperApi') {
+				// The x-api-key APIs refuse with an HTTP status, tested above.
+				expect(credential.test?.rules?.some((rule) => rule.type === 'responseCode')).toBe(true);
+				return;
+			}
+			simulator.injectFault({ api: 'review', kind: 'success-false' });
+			const result = await client.testCredential(
+				credential.name,
+				simulatorCredentialData(credential, simulator),
+			);
+			expect(result).toEqual({
+				status: 'Error',
+				message: expect.stringContaining('the service answered success: false'),
+			});
 		});
 
 		it('fails with a clear message when the service cannot be reached', async () => {
 			const data = simulatorCredentialData(credential, simulator);
 			for (const [field, value] of Object.entries(data)) {
-				if (value.startsWith('http://')) data[field] = 'http://127.0.0.1:9/unreachable';
+				if (String(value).startsWith('http://')) data[field] = 'http://127.0.0.1:9/unreachable';
 			}
 			const result = await client.testCredential(credential.name, data);
 			expect(result.status).toBe('Error');

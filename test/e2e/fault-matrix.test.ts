@@ -330,7 +330,10 @@ const endpointRequests = (endpoint: Endpoint, path: string) =>
 const label = (e: Endpoint) => `${e.method} ${e.api} ${e.path}`;
 
 /** Arranges a case: fresh service state, the resource the node reads, then the fault. */
-async function arrange(endpoint: Endpoint, fault: { kind: Kind; times: number }) {
+async function arrange(
+	endpoint: Endpoint,
+	fault: { kind: Kind; times: number; retryAfterSeconds?: number },
+) {
 	simulator.reset();
 	const ids = await prepare[endpoint.prepare]();
 	const path = endpoint.path.replace(':id', ids.id ?? '');
@@ -341,7 +344,7 @@ async function arrange(endpoint: Endpoint, fault: { kind: Kind; times: number })
 		path,
 		kind: fault.kind,
 		times: fault.times,
-		retryAfterSeconds: RETRY_AFTER_S,
+		retryAfterSeconds: fault.retryAfterSeconds ?? RETRY_AFTER_S,
 		delayMs: SLOW_MS,
 	});
 	tally.faultsInjected += fault.times;
@@ -460,7 +463,6 @@ describe('fault matrix in real n8n: retries exhausted', () => {
 	it.each([
 		['500', get, '500', 'Unknown error occured'],
 		['503', video, '503', 'Service unavailable'],
-		['429', remove, '429', 'Too many requests'],
 	] as const)(
 		'a GET/DELETE that keeps getting %s stops after the bounded attempts, naming endpoint, code and message',
 		async (kind, endpoint, code, message) => {
@@ -475,6 +477,30 @@ describe('fault matrix in real n8n: retries exhausted', () => {
 			expect(error.description).toContain(`after ${retryPolicy.maxAttempts} attempts`);
 		},
 	);
+
+	it('a request refused with 429 more often than the attempt limit is sent again and goes through', async () => {
+		const refusals = retryPolicy.maxAttempts + 2;
+		const workflow = await workflowFor(remove);
+		const { ids, path } = await arrange(remove, {
+			kind: '429',
+			times: refusals,
+			retryAfterSeconds: 0,
+		});
+		const execution = await run(workflow, ids);
+		expect(execution.status).toBe('success');
+		expect(endpointRequests(remove, path)).toHaveLength(refusals + 1);
+	});
+
+	it('a 429 that asks to wait longer than the rate-limit budget fails at once, saying so', async () => {
+		const workflow = await workflowFor(remove);
+		const { ids, path } = await arrange(remove, { kind: '429', times: 1, retryAfterSeconds: 3600 });
+		const execution = await run(workflow, ids);
+		expect(execution.status).toBe('error');
+		expect(endpointRequests(remove, path)).toHaveLength(1);
+		const error = nodeError(execution);
+		expect(error.message).toMatch(/kept refusing requests for rate reasons \(HTTP 429\)/);
+		expect(error.description).toContain(`${remove.method} ${path}`);
+	});
 
 	it('a GET whose connection keeps being reset stops after the bounded attempts and says which endpoint', async () => {
 		const endpoint = endpoints.find((e) => e.api === 'social' && e.method === 'GET')!;

@@ -31,6 +31,12 @@ beforeAll(async () => {
 	server = createServer((req, res) => {
 		received.push({ headers: req.headers, url: req.url ?? '' });
 		const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+		if (req.headers['spiderman-token'] === 'refused-in-body') {
+			// How the production service refuses a token: HTTP 200, the refusal in the body.
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ success: false, status: 401, message: 'Invalid spiderman-token' }));
+			return;
+		}
 		const status =
 			req.headers['spiderman-token'] !== TOKEN ? 401 : path === '/api/v2/responds/jobs' ? 200 : 404;
 		res.writeHead(status, { 'content-type': 'application/json' });
@@ -260,6 +266,18 @@ describe('engine harness', () => {
 			expect(result).toEqual({
 				status: 'Error',
 				message: 'The API token was refused: check the token',
+			});
+		});
+
+		it('is an Error with the service message when the token is refused in an HTTP 200 body', async () => {
+			const result = await testCredential(new ReviewScraperApi(), {
+				apiToken: 'refused-in-body',
+				baseUrl,
+			});
+
+			expect(result).toEqual({
+				status: 'Error',
+				message: 'The API token was refused: the service says "Invalid spiderman-token"',
 			});
 		});
 

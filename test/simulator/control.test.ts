@@ -59,6 +59,7 @@ describe('control HTTP API', () => {
 			videoRequests: 0,
 			schedules: 0,
 			reviewIndexJobs: 0,
+			rateLimited: 0,
 		});
 		expect((await http('GET', control('/requests'))).body).toEqual([]);
 	});

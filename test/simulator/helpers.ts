@@ -2,12 +2,17 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
+import { SPEC_ONLY } from '../../simulator/config';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/server';
 
-/** Fast timings so callbacks and retries finish within a few milliseconds. */
+/**
+ * Fast timings so callbacks and retries finish within a few milliseconds. These suites test the
+ * spec's behaviour, so they switch off what production adds (realism.test.ts tests that part).
+ */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const sim = createSimulator({
 		completionDelayMs: 20,
+		...SPEC_ONLY,
 		...options,
 		callbackRetry: { baseDelayMs: 5, maxDelayMs: 20, ...options.callbackRetry },
 	});

@@ -6,6 +6,14 @@ interface ApiAddress {
 	label: string;
 }
 
+/** The credential field that identifies the account, whose rate limit its requests share. */
+export const SECRET_FIELDS: Record<ApiAddress['credentialType'], string> = {
+	reviewScraperApi: 'apiToken',
+	scrapingApi: 'apiKey',
+};
+
+export const DEFAULT_REQUESTS_PER_SECOND = 10;
+
 export const API_ADDRESSES: Record<ApiName, ApiAddress> = {
 	review: {
 		credentialType: 'reviewScraperApi',

@@ -74,3 +74,30 @@ export function transportError(
 		},
 	);
 }
+
+export function rateLimitError(
+	node: INode,
+	request: RequestSummary,
+	label: string,
+	refusals: number,
+	waitedMs: number,
+	requestsPerSecond: number,
+): NodeApiError {
+	const pacing =
+		requestsPerSecond > 0
+			? `the credential's Requests per Second is ${requestsPerSecond}`
+			: "the credential's Requests per Second is 0 (no pacing)";
+	return new NodeApiError(
+		node,
+		{ message: 'Too many requests' },
+		{
+			message: `The ${label} kept refusing requests for rate reasons (HTTP 429)`,
+			description:
+				`Refused ${refusals} times over ${Math.round(waitedMs / 1000)} s; ${pacing}. ` +
+				'Other workflows, workers or tools may be using the same account: lower Requests per ' +
+				`Second in the credential or run fewer items at once (${request.method} ${request.path})`,
+			httpCode: '429',
+			itemIndex: request.itemIndex,
+		},
+	);
+}

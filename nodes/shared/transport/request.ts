@@ -9,8 +9,15 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { waitForTurnToSend } from '../sendOrder';
-import { API_ADDRESSES, type ApiName } from './apis';
-import { isServiceFailure, serviceError, transportError, type RequestSummary } from './errors';
+import { API_ADDRESSES, DEFAULT_REQUESTS_PER_SECOND, SECRET_FIELDS, type ApiName } from './apis';
+import {
+	isServiceFailure,
+	rateLimitError,
+	serviceError,
+	transportError,
+	type RequestSummary,
+} from './errors';
+import { pacerFor } from './pacing';
 
 export type RequestContext =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
@@ -31,6 +38,9 @@ export const retryPolicy = {
 	// A Retry-After longer than this is not waited out: the run would look hung.
 	maxRetryAfterMs: 60_000,
 	timeoutMs: 60_000,
+	// 429s do not count as attempts: a request refused for the rate is sent again until this long
+	// has passed since its first refusal (with the pauses the pacer adds, a refusal rarely repeats).
+	rateLimitBudgetMs: 180_000,
 };
 
 // Codes that prove the connection was never made, so the service cannot have seen the request.
@@ -91,12 +101,46 @@ function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } 
 	}
 }
 
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A 429, whatever its body; or, on the review API's habit of errors in HTTP 200, its body's 429. */
+function isRateLimited(statusCode: number, body: unknown): boolean {
+	if (statusCode === 429) return true;
+	const parsed = parseBody(body);
+	return (
+		parsed.ok &&
+		isObject(parsed.value) &&
+		parsed.value.success === false &&
+		parsed.value.status === 429
+	);
+}
+
+function requestsPerSecond(this: RequestContext, value: unknown, itemIndex?: number): number {
+	if (value === undefined || value === null || value === '') return DEFAULT_REQUESTS_PER_SECOND;
+	const rate = Number(value);
+	if (!Number.isFinite(rate) || rate < 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			"The credential's Requests per Second is not valid",
+			{
+				description: `"Requests per Second" must be a number of 0 or more (0: no pacing); it is ${String(value)}.`,
+				itemIndex,
+			},
+		);
+	}
+	return rate;
+}
+
 /**
- * The single place where the package talks HTTP. Retries follow one rule: a request is sent again
- * only when doing so cannot create a second job. GET and DELETE are idempotent, so they are retried
- * on 429, 5xx, malformed bodies and network errors. A POST is retried only on 429 (the service
- * refused it before doing anything) or when the connection was refused before anything was sent;
- * a POST that failed after reaching the service may have queued a job, so it is reported, not repeated.
+ * The single place where the package talks HTTP. Requests of one credential to one API are paced
+ * to the credential's Requests per Second. Retries follow one rule: a request is sent again only
+ * when doing so cannot create a second job. A 429 is a refusal (nothing was queued), so any request
+ * is sent again after one, for as long as the rate-limit budget lasts. GET and DELETE are also
+ * retried on 5xx, malformed bodies and network errors. A POST is otherwise retried only when the
+ * connection was refused before anything was sent; a POST that failed after reaching the service
+ * may have queued a job, so it is reported, not repeated.
  */
 export async function apiRequest(this: RequestContext, options: ApiRequestOptions): Promise<any> {
 	const node = this.getNode();
@@ -111,6 +155,9 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 			itemIndex: options.itemIndex,
 		});
 	}
+	const rate = requestsPerSecond.call(this, credentials?.requestsPerSecond, options.itemIndex);
+	const secret = String(credentials?.[SECRET_FIELDS[credentialType]] ?? '');
+	const pacer = rate > 0 ? pacerFor(options.api, baseUrl, secret, rate) : undefined;
 
 	const summary: RequestSummary = {
 		method: options.method,
@@ -121,17 +168,40 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 	await waitForTurnToSend(this, options.itemIndex);
 	// Set once an attempt may have reached the service and been acted on without us seeing the answer.
 	let earlierAttemptMayHaveApplied = false;
+	let firstRefusalAt: number | undefined;
+	let refusals = 0;
 
-	for (let attempt = 1; ; attempt++) {
+	for (let attempt = 1; ;) {
+		await pacer?.acquire();
 		const outcome = await send.call(this, credentialType, baseUrl, options, summary);
+
+		if (
+			outcome.kind === 'response' &&
+			isRateLimited(outcome.response.statusCode, outcome.response.body)
+		) {
+			refusals++;
+			const now = Date.now();
+			firstRefusalAt ??= now;
+			const retryAfter = parseRetryAfter(outcome.response.headers['retry-after']);
+			const pause = pacer?.refused(retryAfter) ?? retryAfter ?? backoffMs(refusals);
+			if (now + pause - firstRefusalAt > retryPolicy.rateLimitBudgetMs) {
+				throw rateLimitError(node, summary, label, refusals, now - firstRefusalAt, rate);
+			}
+			// The pacer holds back every request of this credential for the pause; without one, wait here.
+			if (!pacer) await sleep(pause);
+			continue;
+		}
+		pacer?.accepted();
+
 		const isLastAttempt = attempt >= retryPolicy.maxAttempts;
 		const attemptsNote = attempt > 1 ? `, after ${attempt} attempts` : '';
+		attempt++;
 
 		if (outcome.kind === 'network') {
 			const retryable = idempotent || NOT_SENT_CODES.has(outcome.code);
 			if (retryable && !isLastAttempt) {
 				if (!NOT_SENT_CODES.has(outcome.code)) earlierAttemptMayHaveApplied = true;
-				await sleep(backoffMs(attempt));
+				await sleep(backoffMs(attempt - 1));
 				continue;
 			}
 			const maybeProcessed = !idempotent && !NOT_SENT_CODES.has(outcome.code);
@@ -153,7 +223,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 		if (!parsed.ok) {
 			if (idempotent && !isLastAttempt) {
 				earlierAttemptMayHaveApplied = true;
-				await sleep(backoffMs(attempt));
+				await sleep(backoffMs(attempt - 1));
 				continue;
 			}
 			throw transportError(
@@ -175,17 +245,16 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 			return { success: true, results: [] };
 		}
 
-		const retryable = statusCode === 429 || (idempotent && statusCode >= 500);
-		if (retryable && !isLastAttempt) {
+		if (idempotent && statusCode >= 500 && !isLastAttempt) {
 			const retryAfter = parseRetryAfter(headers['retry-after']);
 			if (retryAfter === undefined || retryAfter <= retryPolicy.maxRetryAfterMs) {
-				if (statusCode >= 500) earlierAttemptMayHaveApplied = true;
-				await sleep(retryAfter ?? backoffMs(attempt));
+				earlierAttemptMayHaveApplied = true;
+				await sleep(retryAfter ?? backoffMs(attempt - 1));
 				continue;
 			}
 		}
 		const error = serviceError(node, summary, statusCode, parsed.value);
-		if (attempt > 1) error.description = `${error.description ?? ''}${attemptsNote}`;
+		if (attempt > 2) error.description = `${error.description ?? ''}${attemptsNote}`;
 		throw error;
 	}
 }

@@ -53,17 +53,20 @@ export async function startSimulator(): Promise<Simulator> {
 export function simulatorCredentialData(
 	credential: ICredentialType,
 	simulator: Simulator,
-	overrides: Record<string, string> = {},
-): Record<string, string> {
+	overrides: Record<string, string | number> = {},
+): Record<string, string | number> {
 	const urls = simulator.urls as unknown as Record<string, string>;
 	const secrets: Record<string, string> = {
 		apiToken: simulator.config.token,
 		apiKey: simulator.config.apiKey,
 	};
-	const data: Record<string, string> = {};
+	const data: Record<string, string | number> = {};
 	for (const property of credential.properties) {
 		if (property.type === 'notice' || property.type === 'hidden') continue;
-		const value = overrides[property.name] ?? urls[property.name] ?? secrets[property.name];
+		// Settings such as Requests per Second keep the default a user would see.
+		const setting = property.type === 'number' ? (property.default as number) : undefined;
+		const value =
+			overrides[property.name] ?? urls[property.name] ?? secrets[property.name] ?? setting;
 		if (value === undefined) {
 			throw new Error(
 				`no simulator value for field "${property.name}" of credential ${credential.name}`,

@@ -13,7 +13,12 @@ function contextAnswering(script: Scripted[]) {
 	const sent: IHttpRequestOptions[] = [];
 	const context = {
 		getNode: () => testNode,
-		getCredentials: async () => ({ apiToken: 'secret-token', baseUrl: 'http://127.0.0.1:9/' }),
+		// Pacing is tested on its own below; here it would only slow the retries down.
+		getCredentials: async () => ({
+			apiToken: 'secret-token',
+			baseUrl: 'http://127.0.0.1:9/',
+			requestsPerSecond: 0,
+		}),
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
 				sent.push(options);
@@ -78,7 +83,27 @@ const matrix: Array<[string, string, Scripted[], number, boolean]> = [
 		1,
 		false,
 	],
-	['POST', '429 forever', [tooMany()], 4, false],
+	[
+		'POST',
+		'429 three times then OK (429s are not attempts)',
+		[tooMany(), tooMany(), tooMany(), tooMany(), ok],
+		5,
+		true,
+	],
+	[
+		'GET',
+		'HTTP 200 with success:false and status 429, then OK',
+		[{ status: 200, body: { success: false, status: 429, message: 'Slow down' } }, ok],
+		2,
+		true,
+	],
+	[
+		'POST',
+		'bare 429 with a body that is not JSON, then OK',
+		[{ status: 429, body: 'Too Many Requests' }, ok],
+		2,
+		true,
+	],
 ];
 
 describe('transport retry policy', () => {
@@ -135,12 +160,51 @@ describe('transport retry policy', () => {
 		expect(sent).toHaveLength(2);
 	});
 
-	it('does not wait out a Retry-After longer than the limit', async () => {
+	it('does not wait out a Retry-After longer than the rate-limit budget', async () => {
 		const { context, sent } = contextAnswering([tooMany('3600'), ok]);
 		await expect(
 			apiRequest.call(context, { api: 'review', method: 'GET', path: '/x' }),
-		).rejects.toThrow('Too many requests');
+		).rejects.toThrow('The Review Scraper API kept refusing requests for rate reasons (HTTP 429)');
 		expect(sent).toHaveLength(1);
+	});
+
+	it('retries a POST refused for the rate until the budget is spent, then names the cause', async () => {
+		const budget = retryPolicy.rateLimitBudgetMs;
+		retryPolicy.rateLimitBudgetMs = 300;
+		try {
+			const { context, sent } = contextAnswering([{ status: 429, body: 'Too Many Requests' }]);
+			const started = Date.now();
+			const error = (await apiRequest
+				.call(context, {
+					api: 'review',
+					method: 'POST',
+					path: '/api/v2/profiles/add',
+					itemIndex: 2,
+				})
+				.catch((e: unknown) => e)) as NodeApiError;
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toBe(
+				'The Review Scraper API kept refusing requests for rate reasons (HTTP 429)',
+			);
+			expect(error.description).toMatch(/^Refused \d+ times over \d+ s; .*Requests per Second/);
+			expect(error.httpCode).toBe('429');
+			expect(error.context.itemIndex).toBe(2);
+			// Far more than the 4 attempts other failures get, and it stopped near the budget.
+			expect(sent.length).toBeGreaterThan(retryPolicy.maxAttempts);
+			expect(Date.now() - started).toBeLessThan(2000);
+		} finally {
+			retryPolicy.rateLimitBudgetMs = budget;
+		}
+	});
+
+	it('refuses a Requests per Second that is not a number of 0 or more, before sending', async () => {
+		const { context, sent } = contextAnswering([ok]);
+		(context as unknown as { getCredentials: () => Promise<object> }).getCredentials =
+			async () => ({ apiToken: 't', baseUrl: 'http://127.0.0.1:9', requestsPerSecond: -1 });
+		await expect(
+			apiRequest.call(context, { api: 'review', method: 'GET', path: '/x', itemIndex: 3 }),
+		).rejects.toThrow("The credential's Requests per Second is not valid");
+		expect(sent).toHaveLength(0);
 	});
 
 	it('names the endpoint, the HTTP code and the service message, without the token', async () => {
