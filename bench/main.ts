@@ -25,6 +25,7 @@ import { simulatorLimit } from './workloads/limit';
 import { memory } from './workloads/memory';
 import { perItemOverhead } from './workloads/per-item';
 import { returnAll } from './workloads/return-all';
+import { serviceLimit } from './workloads/service-limit';
 
 const BENCHES: Array<{
 	id: string;
@@ -35,6 +36,7 @@ const BENCHES: Array<{
 	{ id: 'limit', run: simulatorLimit },
 	{ id: 'per-item', run: perItemOverhead },
 	{ id: 'bulk', run: bulk },
+	{ id: 'service-limit', run: serviceLimit },
 	{ id: 'return-all', run: returnAll },
 	{ id: 'intake', run: callbackIntake },
 	{ id: 'intake-engine', run: expressionEngineIntake, fullOnly: true },

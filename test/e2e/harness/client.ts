@@ -53,6 +53,8 @@ export interface Execution {
 
 export interface NodeRun {
 	executionStatus?: string;
+	/** Milliseconds the node ran, as n8n records it. */
+	executionTime: number;
 	error?: { message: string; description?: string };
 	data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
 }
