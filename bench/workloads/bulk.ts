@@ -152,7 +152,7 @@ export async function bulk({ env, quick }: BenchContext): Promise<BenchResult> {
 			},
 		],
 		notes: [
-			'Add reads the URL with {{ $json.url }} per item (n8n evaluates each in its expression isolate); the Add Many modes read no expression. The floor workflow receives the body and splits it into items, which Map Automatically cannot avoid; From a List Field skips even that. The simulator has no rate limit here and the credential allows 1,000 requests per second, so only n8n and the nodes are timed.',
+			'Add reads the URL with {{ $json.url }} per item (n8n evaluates each in its expression isolate); the Add Many modes read no expression. The floor workflow receives the body and splits it into items, which Map Automatically cannot avoid; From a List Field skips even that. The simulator has no rate limit here and the credential does not pace (Requests per Second 0), so only n8n and the nodes are timed.',
 		],
 		raw: { listSamples, autoSamples, singleSamples, floorSamples, listSpeedups, autoSpeedups },
 	};
