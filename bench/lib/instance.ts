@@ -50,10 +50,8 @@ export interface EnvironmentOptions {
 
 export const UNLIMITED = { review: null, apiKey: null };
 /**
- * Requests per Second 0 turns the credential's pacing off. A high rate such as 1,000 still
- * passes every request one at a time through the pacer's millisecond timers; with it, Add per item
- * took about twice as long in a quick run as without the pacer (the machine's load differed too),
- * which would flatter every comparison against Add.
+ * Requests per Second 0 turns the credential's pacing off: a high rate such as 1,000 would still
+ * pass every request one at a time through the pacer's timers, a cost no comparison here is about.
  */
 export const UNPACED_REQUESTS_PER_SECOND = 0;
 
