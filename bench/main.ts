@@ -20,18 +20,26 @@ import { writeResults } from './lib/report';
 import type { BenchContext, BenchResult } from './lib/result';
 import { log } from './lib/rounds';
 import { bulk } from './workloads/bulk';
-import { callbackIntake } from './workloads/intake';
+import { callbackIntake, expressionEngineIntake } from './workloads/intake';
 import { simulatorLimit } from './workloads/limit';
 import { memory } from './workloads/memory';
 import { perItemOverhead } from './workloads/per-item';
 import { returnAll } from './workloads/return-all';
+import { serviceLimit } from './workloads/service-limit';
 
-const BENCHES: Array<{ id: string; run: (context: BenchContext) => Promise<BenchResult> }> = [
+const BENCHES: Array<{
+	id: string;
+	run: (context: BenchContext) => Promise<BenchResult>;
+	/** Left out of --quick: it starts n8n instances of its own, too slow for CI. */
+	fullOnly?: boolean;
+}> = [
 	{ id: 'limit', run: simulatorLimit },
 	{ id: 'per-item', run: perItemOverhead },
 	{ id: 'bulk', run: bulk },
+	{ id: 'service-limit', run: serviceLimit },
 	{ id: 'return-all', run: returnAll },
 	{ id: 'intake', run: callbackIntake },
+	{ id: 'intake-engine', run: expressionEngineIntake, fullOnly: true },
 	// Last: it restarts n8n for every measurement.
 	{ id: 'memory', run: memory },
 ];
@@ -60,7 +68,9 @@ function parseArgs(argv: string[]) {
 async function main() {
 	const started = Date.now();
 	const args = parseArgs(process.argv.slice(2));
-	const selected = BENCHES.filter((bench) => !args.only || args.only.includes(bench.id));
+	const selected = BENCHES.filter((bench) =>
+		args.only ? args.only.includes(bench.id) : !(args.quick && bench.fullOnly),
+	);
 	const nodeOptions = args.cpuProf
 		? `--cpu-prof --cpu-prof-dir=${path.join(benchArtifacts, 'profiles')}`
 		: undefined;

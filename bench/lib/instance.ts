@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { createSimulator, type Simulator } from '../../simulator/server';
 import { defaultOwner, N8nClient } from '../../test/e2e/harness/client';
-import { createSimulatorCredentials } from '../../test/e2e/harness/fixtures';
+import { builtCredentialTypes, simulatorCredentialData } from '../../test/e2e/harness/fixtures';
 import {
 	assertPackageLoaded,
 	killAllOnSignals,
@@ -32,7 +32,10 @@ export interface BenchEnvironment {
 	client: N8nClient;
 	instance: N8nInstance;
 	simulator: Simulator;
+	/** Requests per Second 0 (no pacing): benches not about the service's limit. */
 	credentials: Record<string, { id: string; name: string }>;
+	/** Requests per Second at the credential's default (10). */
+	limitedCredentials: Record<string, { id: string; name: string }>;
 	/** Stops n8n and starts it again on the same port, database and encryption key. */
 	restart(): Promise<N8nInstance>;
 	close(): Promise<void>;
@@ -43,6 +46,30 @@ export interface EnvironmentOptions {
 	nodeOptions?: string;
 	/** Environment variables of n8n on top of BENCH_N8N_ENV. */
 	n8nEnv?: Record<string, string>;
+}
+
+export const UNLIMITED = { review: null, apiKey: null };
+/**
+ * Requests per Second 0 turns the credential's pacing off: a high rate such as 1,000 would still
+ * pass every request one at a time through the pacer's timers, a cost no comparison here is about.
+ */
+export const UNPACED_REQUESTS_PER_SECOND = 0;
+
+async function createCredentials(
+	client: N8nClient,
+	simulator: Simulator,
+	label: string,
+	overrides: Record<string, number>,
+): Promise<Record<string, { id: string; name: string }>> {
+	const created: Record<string, { id: string; name: string }> = {};
+	for (const credential of builtCredentialTypes()) {
+		created[credential.name] = await client.createCredential(
+			`${credential.displayName} (${label})`,
+			credential.name,
+			simulatorCredentialData(credential, simulator, overrides),
+		);
+	}
+	return created;
 }
 
 const timed = async <T>(label: string, work: () => T | Promise<T>): Promise<T> => {
@@ -81,20 +108,26 @@ export async function startEnvironment(
 
 	// Jobs never complete on their own during a bench: completion timers would spend the bench
 	// process's CPU generating reviews nobody reads. Benches that need completion configure it.
-	// Quick callback retries: the service's 2 h first retry would stall a bench whose callback
-	// meets an early 409.
+	// Unlimited unless a bench is about the service's limit: those set the limit themselves and use
+	// `limitedCredentials`, at the default Requests per Second a user sees. Quick callback retries:
+	// the service's 2 h first retry would stall a bench whose callback meets an early 409.
 	const simulator = createSimulator({
 		completionDelayMs: 3_600_000,
+		rateLimit: UNLIMITED,
 		callbackRetry: { policy: 'quick' },
 	});
 	await simulator.start();
-	const credentials = await createSimulatorCredentials(client, simulator, 'bench');
+	const credentials = await createCredentials(client, simulator, 'bench', {
+		requestsPerSecond: UNPACED_REQUESTS_PER_SECOND,
+	});
+	const limitedCredentials = await createCredentials(client, simulator, 'bench, paced', {});
 
 	const environment: BenchEnvironment = {
 		client,
 		instance,
 		simulator,
 		credentials,
+		limitedCredentials,
 		async restart() {
 			await instance.stop();
 			instance = await start(instance.port);

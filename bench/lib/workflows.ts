@@ -108,11 +108,16 @@ export interface Posted {
 	text: string;
 }
 
-export async function post(url: string, body: unknown, timeoutMs = 600_000): Promise<Posted> {
+export async function post(
+	url: string,
+	body: unknown,
+	timeoutMs = 600_000,
+	headers: Record<string, string> = {},
+): Promise<Posted> {
 	const started = performance.now();
 	const res = await fetch(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json' },
+		headers: { 'content-type': 'application/json', ...headers },
 		body: JSON.stringify(body),
 		signal: AbortSignal.timeout(timeoutMs),
 	});
@@ -121,10 +126,14 @@ export async function post(url: string, body: unknown, timeoutMs = 600_000): Pro
 }
 
 /** Production webhooks register a moment after activation: 404 "not registered" is retried. */
-export async function postWhenRegistered(url: string, body: unknown): Promise<Posted> {
+export async function postWhenRegistered(
+	url: string,
+	body: unknown,
+	headers: Record<string, string> = {},
+): Promise<Posted> {
 	const deadline = Date.now() + 15_000;
 	for (;;) {
-		const posted = await post(url, body);
+		const posted = await post(url, body, undefined, headers);
 		if (posted.status !== 404 || Date.now() > deadline) return posted;
 		await sleep(200);
 	}

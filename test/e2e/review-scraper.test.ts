@@ -264,6 +264,114 @@ describe('Review Scraper in an activated workflow', () => {
 	});
 });
 
+describe('Profile → Add Many input modes in real n8n (250 profiles)', () => {
+	const COUNT = 250;
+	const REFUSED = 17;
+	// Passes the node's check (http scheme and a host) but not the service's URL parser, so the
+	// service refuses this one profile inside an accepted bulk request.
+	const profiles = () =>
+		Array.from({ length: COUNT }, (_, i) => ({
+			url: `https://www.example.com/biz/e2e-mode-${i}`,
+			...(i === REFUSED ? { callback: 'https://bad host.example.com' } : {}),
+			note: 'not a profile field',
+		}));
+	const pairedItems = (run: Awaited<ReturnType<typeof runThroughWebhook>>) =>
+		(
+			(run.run('Review Scraper').data?.main[0] ?? []) as Array<{
+				pairedItem?: { item: number };
+			}>
+		).map((item) => item.pairedItem?.item);
+
+	const expectOneItemPerProfile = (output: Array<Record<string, unknown>>) => {
+		expect(output).toHaveLength(COUNT);
+		output.forEach((item, i) => {
+			if (i === REFUSED) {
+				expect(item.success).toBe(false);
+				expect(String(item.error)).toMatch(/http\(s\) URL/);
+			} else {
+				expect(item).toMatchObject({
+					success: true,
+					url: `https://www.example.com/biz/e2e-mode-${i}`,
+				});
+			}
+		});
+		const bulk = reviewRequests('/api/v2/profiles/add_bulk');
+		expect(bulk.map((r) => (r.body as unknown[]).length)).toEqual([100, 100, 50]);
+		// Unknown item fields are not sent; the node's Callback URL fills in where a profile has none.
+		const sent = bulk.flatMap((r) => r.body as Array<Record<string, unknown>>);
+		expect(sent.some((p) => 'note' in p)).toBe(false);
+		expect(sent[0].callback).toBe('https://hooks.example.com/reviews');
+		expect(simulator.counts().bulkJobs).toBe(COUNT - 1);
+	};
+	const modeNode = (parameters: Record<string, unknown>) =>
+		reviewScraper(
+			{
+				resource: 'profile',
+				operation: 'addMany',
+				callback: 'https://hooks.example.com/reviews',
+				...parameters,
+			},
+			{ typeVersion: 1.1, onError: 'continueRegularOutput' },
+		);
+
+	it('Map Automatically (the default): one item per profile, 3 requests', async () => {
+		const run = await runThroughWebhook(
+			client,
+			'e2e add many: map automatically',
+			[splitOutNode('body.profiles'), modeNode({})],
+			{ profiles: profiles() },
+		);
+		expect(run.execution.status).toBe('success');
+		expectOneItemPerProfile(run.output('Review Scraper'));
+		expect(pairedItems(run)).toEqual(Array.from({ length: COUNT }, (_, i) => i));
+	});
+
+	it('From a List Field: the webhook body itself, no Split Out, all paired with that item', async () => {
+		const run = await runThroughWebhook(
+			client,
+			'e2e add many: from a list field',
+			[modeNode({ inputMode: 'listField', listField: 'body.profiles' })],
+			{ profiles: profiles() },
+		);
+		expect(run.execution.status).toBe('success');
+		expectOneItemPerProfile(run.output('Review Scraper'));
+		expect(pairedItems(run)).toEqual(new Array(COUNT).fill(0));
+	});
+
+	it('Define Below: expressions per item, as in version 1', async () => {
+		const run = await runThroughWebhook(
+			client,
+			'e2e add many: define below',
+			[
+				splitOutNode('body.profiles'),
+				modeNode({
+					inputMode: 'defineBelow',
+					url: '={{ $json.url }}',
+					callback: '={{ $json.callback ?? "https://hooks.example.com/reviews" }}',
+				}),
+			],
+			{ profiles: profiles() },
+		);
+		expect(run.execution.status).toBe('success');
+		expectOneItemPerProfile(run.output('Review Scraper'));
+		expect(pairedItems(run)).toEqual(Array.from({ length: COUNT }, (_, i) => i));
+	});
+
+	it('refuses a list field that is not a list before any request, naming field and item', async () => {
+		const run = await runThroughWebhook(client, 'e2e add many: not a list', [
+			reviewScraper(
+				{ resource: 'profile', operation: 'addMany', inputMode: 'listField', listField: 'body' },
+				{ typeVersion: 1.1 },
+			),
+		]);
+		expect(run.execution.status).toBe('error');
+		expect(run.run('Review Scraper').error?.message).toBe(
+			'List Field "body" must name a list of profiles in the input item, got an object (item 0)',
+		);
+		expect(reviewRequests('/api/v2/profiles/add_bulk')).toHaveLength(0);
+	});
+});
+
 describe('Wait for Completion in real n8n', () => {
 	it('puts the execution to wait and resumes it with the delivered reviews', async () => {
 		const node = reviewScraper({

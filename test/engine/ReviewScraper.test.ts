@@ -145,6 +145,7 @@ describe('Profile → Add Many', () => {
 		parameters: {
 			resource: 'profile',
 			operation: 'addMany',
+			inputMode: 'defineBelow',
 			url: '={{ $json.url }}',
 			additionalFields: { externalIdentifier: '={{ $json.ref }}' },
 			options: batchSize ? { batchSize } : {},
@@ -204,6 +205,126 @@ describe('Profile → Add Many', () => {
 			'External Identifier must be at most 255 characters, got 256 (item 3)',
 		);
 		expect(context.sim.requests()).toHaveLength(0);
+	});
+});
+
+describe('Profile → Add Many, profiles from the input', () => {
+	const node = (parameters: IDataObject, extra: IDataObject = {}) => ({
+		type: TYPE,
+		parameters: { resource: 'profile', operation: 'addMany', ...parameters },
+		...extra,
+	});
+	const profiles = (count: number, from = 0) =>
+		Array.from({ length: count }, (_, n) => ({
+			url: `https://reviews.example.com/biz/${from + n}`,
+			external_identifier: `ref-${from + n}`,
+			unrelated: 'ignored',
+		}));
+	const bulkBodies = () =>
+		context.sim
+			.requests()
+			.filter((r) => r.path === '/api/v2/profiles/add_bulk')
+			.map((r) => r.body as IDataObject[]);
+
+	it('maps each item by default (version 1.1): 250 items, 3 requests, node fields as defaults', async () => {
+		const input: IDataObject[] = profiles(250);
+		input[7] = { query: 'Pizza Berlin', callback: 'https://hooks.example.com/own', blocks: '5' };
+		const run = await runNode(
+			context.sim,
+			node({ callback: 'https://hooks.example.com/all', additionalFields: { blocks: 20 } }),
+			input,
+		);
+		expect(run.status).toBe('success');
+		const bodies = bulkBodies();
+		expect(bodies.map((b) => b.length)).toEqual([100, 100, 50]);
+		expect(bodies[0][0]).toEqual({
+			url: 'https://reviews.example.com/biz/0',
+			external_identifier: 'ref-0',
+			callback: 'https://hooks.example.com/all',
+			blocks: 20,
+		});
+		expect(bodies[0][7]).toEqual({
+			query: 'Pizza Berlin',
+			callback: 'https://hooks.example.com/own',
+			blocks: 5,
+		});
+		const items = run.pairs();
+		expect(items).toHaveLength(250);
+		items.forEach((item, n) => expect(item.pairedItem).toEqual({ item: n }));
+		expect(items[3].json).toMatchObject({ success: true, external_identifier: 'ref-3' });
+	});
+
+	it('reads a list field: one output item per profile, paired with the item that carried it', async () => {
+		const input = [
+			{ body: { profiles: profiles(150) } },
+			{ body: { profiles: [] } },
+			{ body: { profiles: profiles(100, 150) } },
+		];
+		const run = await runNode(
+			context.sim,
+			node({ inputMode: 'listField', listField: 'body.profiles' }),
+			input,
+		);
+		expect(run.status).toBe('success');
+		expect(bulkBodies().map((b) => b.length)).toEqual([100, 100, 50]);
+		const items = run.pairs();
+		expect(items).toHaveLength(250);
+		items.forEach((item, n) => {
+			expect(item.pairedItem).toEqual({ item: n < 150 ? 0 : 2 });
+			expect(item.json).toMatchObject({ success: true, external_identifier: `ref-${n}` });
+		});
+	});
+
+	it('with Continue On Fail, a bad list element gets its own error item and the rest go', async () => {
+		const list: IDataObject[] = profiles(4);
+		list[1] = { url: 'nope' };
+		const run = await runNode(
+			context.sim,
+			node({ inputMode: 'listField', listField: 'profiles' }, { continueOnFail: true }),
+			[{ profiles: 'not a list' }, { profiles: list }],
+		);
+		const items = run.pairs();
+		expect(items).toHaveLength(5);
+		expect(items[0].json.error).toBe(
+			'List Field "profiles" must name a list of profiles in the input item, got string "not a list" (item 0)',
+		);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(items[2].json).toMatchObject({
+			error: 'Field "profiles[1].url" must be an http(s) URL, got "nope" (item 1)',
+			listIndex: 1,
+		});
+		for (const n of [1, 3, 4]) {
+			expect(items[n].json.success).toBe(true);
+			expect(items[n].pairedItem).toEqual({ item: 1 });
+		}
+		expect(bulkBodies().map((b) => b.length)).toEqual([3]);
+	});
+
+	it('names the refused profile of a list by its position and carrying item', async () => {
+		const list: IDataObject[] = profiles(4);
+		// Passes the node's check (scheme and host start) but not the service's URL parser.
+		list[2].callback = 'https://bad host.example.com';
+		const run = await runNode(context.sim, node({ inputMode: 'listField', listField: 'p' }), [
+			{ p: list },
+		]);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/^The service refused the profile of profile 2 of item 0/);
+	});
+
+	it('evaluates an expression in the defaults for each item', async () => {
+		const run = await runNode(
+			context.sim,
+			node({ callback: '={{ "https://hooks.example.com/" + $json.team }}' }),
+			[
+				{ url: 'https://reviews.example.com/biz/1', team: 'a' },
+				{ url: 'https://reviews.example.com/biz/2', team: 'b' },
+			],
+		);
+		expect(run.status).toBe('success');
+		expect(bulkBodies()[0].map((p) => p.callback)).toEqual([
+			'https://hooks.example.com/a',
+			'https://hooks.example.com/b',
+		]);
 	});
 });
 

@@ -21,7 +21,27 @@ const profileAdd = (extra: IDataObject) => ({
 });
 const profileAddMany = (extra: IDataObject) => ({
 	type: TYPES.review,
-	parameters: { resource: 'profile', operation: 'addMany', url: '={{ $json.url }}', ...extra },
+	parameters: {
+		resource: 'profile',
+		operation: 'addMany',
+		inputMode: 'defineBelow',
+		url: '={{ $json.url }}',
+		...extra,
+	},
+});
+const profileAutoMap = (extra: IDataObject) => ({
+	type: TYPES.review,
+	parameters: { resource: 'profile', operation: 'addMany', inputMode: 'autoMap', ...extra },
+});
+const profileFromList = (extra: IDataObject) => ({
+	type: TYPES.review,
+	parameters: {
+		resource: 'profile',
+		operation: 'addMany',
+		inputMode: 'listField',
+		listField: 'profiles',
+		...extra,
+	},
 });
 const schedule = (extra: IDataObject) => ({
 	type: TYPES.scheduler,
@@ -188,6 +208,69 @@ const cases: Case[] = [
 		profileAddMany({}),
 		[{ url: '' }],
 		/Profile URL, Search Query or Place ID is required/,
+		0,
+	],
+	[
+		'add many, map automatically: an item without url, query or place_id',
+		profileAutoMap({}),
+		[{ url: 'https://a.example.com/1' }, { name: 'no identifier', id: 7 }],
+		/^Field "url" of the input item, Field "query" of the input item or Field "place_id" of the input item is required/,
+		1,
+	],
+	[
+		'add many, map automatically: bad url in the item',
+		profileAutoMap({}),
+		[{ url: 'https://a.example.com/1' }, { url: 'https://a.example.com/2' }, { url: 'ftp:x' }],
+		/^Field "url" of the input item must be an http/,
+		2,
+	],
+	[
+		'add many, map automatically: blocks that is not a number',
+		profileAutoMap({}),
+		[{ place_id: 'p-1', blocks: 'many' }],
+		/^Field "blocks" of the input item must be a whole number/,
+		0,
+	],
+	[
+		'add many, map automatically: bad default callback',
+		profileAutoMap({ callback: 'not-a-url' }),
+		[{ url: 'https://a.example.com/1' }],
+		/^Callback URL must be an http/,
+		0,
+	],
+	[
+		'add many, list field: the field is not a list',
+		profileFromList({}),
+		[{ profiles: [{ url: 'https://a.example.com/1' }] }, { profiles: { url: 'x' } }],
+		/^List Field "profiles" must name a list of profiles in the input item, got an object/,
+		1,
+	],
+	[
+		'add many, list field: the field is missing',
+		profileFromList({ listField: 'body.profiles' }),
+		[{ body: {} }],
+		/^List Field "body.profiles" must name a list of profiles in the input item, got nothing/,
+		0,
+	],
+	[
+		'add many, list field: an element that is not an object',
+		profileFromList({}),
+		[{ profiles: [{ url: 'https://a.example.com/1' }, 'https://a.example.com/2'] }],
+		/^Element 1 of "profiles" must be an object with url, query or place_id/,
+		0,
+	],
+	[
+		'add many, list field: an element without url, query or place_id',
+		profileFromList({}),
+		[{ profiles: [] }, { profiles: [{ url: 'https://a.example.com/1' }, { diff: 3 }] }],
+		/^Field "profiles\[1\].url", Field "profiles\[1\].query" or Field "profiles\[1\].place_id" is required/,
+		1,
+	],
+	[
+		'add many, list field: a long external identifier',
+		profileFromList({}),
+		[{ profiles: [{ query: 'pizza', external_identifier: long }] }],
+		/^Field "profiles\[0\].external_identifier" must be at most 255 characters/,
 		0,
 	],
 	[

@@ -111,6 +111,7 @@ describe('fault matrix through the engine, over real HTTP', () => {
 				parameters: {
 					resource: 'profile',
 					operation: 'addMany',
+					inputMode: 'defineBelow',
 					url: '={{ "https://reviews.example.com/biz/" + $json.n }}',
 					options: { batchSize: 3 },
 				},

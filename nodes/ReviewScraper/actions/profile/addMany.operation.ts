@@ -8,19 +8,58 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import { errorItem, toNodeError } from '../../../shared/operations';
 import { apiRequest } from '../../../shared/transport';
-import { profileFields, readProfileParameters } from './fields';
+import { FieldReader } from '../../../shared/validation';
+import {
+	checkInputProfile,
+	DEFAULTABLE_FIELDS,
+	defaultsVaryPerItem,
+	kind,
+	profileFields,
+	readPath,
+	readProfileDefaults,
+	readProfileParameters,
+	type InputMode,
+} from './fields';
 
 export const DEFAULT_BATCH_SIZE = 100;
 
 const properties: INodeProperties[] = [
+	// Version 1 read every profile from the node's fields; from 1.1 on the input items are the
+	// profiles unless the user says otherwise, so no per-item expression is needed.
+	inputModeProperty('defineBelow', { '@version': [1] }),
+	inputModeProperty('autoMap', { '@version': [{ _cnd: { gte: 1.1 } }] }),
+	{
+		displayName:
+			'Each input item is one profile: its fields url, query, place_id, from_date, blocks, diff, callback and external_identifier are sent; other fields are ignored. The fields below apply to items that lack them.',
+		name: 'autoMapNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { inputMode: ['autoMap'] } },
+	},
+	{
+		displayName: 'List Field',
+		name: 'listField',
+		type: 'string',
+		default: 'profiles',
+		required: true,
+		placeholder: 'body.profiles',
+		description:
+			'Field of the input item that holds the list of profiles (dots for nested fields, e.g. body.profiles); each element has the fields url, query, place_id, from_date, blocks, diff, callback and external_identifier',
+		displayOptions: { show: { inputMode: ['listField'] } },
+	},
 	{
 		displayName:
 			'Each input item becomes one profile; items are sent together in bulk requests of "Batch Size" profiles',
 		name: 'addManyNotice',
 		type: 'notice',
 		default: '',
+		displayOptions: { show: { inputMode: ['defineBelow'] } },
 	},
-	...profileFields,
+	...profileFields.map((field) =>
+		DEFAULTABLE_FIELDS.has(field.name)
+			? field
+			: { ...field, displayOptions: { show: { inputMode: ['defineBelow'] } } },
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -40,13 +79,48 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+function inputModeProperty(
+	defaultMode: InputMode,
+	show: NonNullable<INodeProperties['displayOptions']>['show'],
+): INodeProperties {
+	return {
+		displayName: 'Profiles From',
+		name: 'inputMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Map Automatically',
+				value: 'autoMap',
+				description: 'Each input item is a profile; its fields are sent as they are named',
+			},
+			{
+				name: 'From a List Field',
+				value: 'listField',
+				description: 'Each input item carries a list of profiles, e.g. a webhook body',
+			},
+			{
+				name: 'Define Below',
+				value: 'defineBelow',
+				description: 'Set each field of the profile, usually with expressions',
+			},
+		],
+		default: defaultMode,
+		displayOptions: { show },
+	};
+}
+
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['addMany'] } },
 	properties,
 );
 
 interface Pending {
+	/** Position in the output: one per profile, in input order. */
+	unit: number;
 	itemIndex: number;
+	/** How messages name the profile: "item 3", or "profile 5 of item 0" in list mode. */
+	where: string;
 	profile: IDataObject;
 }
 
@@ -57,22 +131,86 @@ export async function executeBatch(
 	const continueOnFail = this.continueOnFail();
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const batchSize = Math.max(1, Math.floor(Number(options.batchSize ?? DEFAULT_BATCH_SIZE)));
+	const mode = this.getNodeParameter('inputMode', 0, 'defineBelow') as InputMode;
+	const node = this.getNode();
 
-	const output: Array<INodeExecutionData | undefined> = new Array(items.length);
+	const output: INodeExecutionData[] = [];
 	const pending: Pending[] = [];
-	// Every item is checked before the first bulk request, so a bad item never leaves half the
+	const fail = (error: unknown, itemIndex: number, extra?: IDataObject) => {
+		const itemError = toNodeError(node, error, itemIndex);
+		if (!continueOnFail) throw itemError;
+		output.push(errorItem(itemError, itemIndex, extra));
+	};
+	const add = (itemIndex: number, where: string, profile: IDataObject) => {
+		pending.push({ unit: output.length, itemIndex, where, profile });
+		output.push({ json: {}, pairedItem: { item: itemIndex } });
+	};
+
+	// The defaults are read once unless they hold an expression: reading a parameter per item is
+	// what makes the item modes cost what an expression costs.
+	const varying = mode !== 'defineBelow' && defaultsVaryPerItem(node);
+	const fixedDefaults = mode !== 'defineBelow' && !varying ? readProfileDefaults.call(this, 0) : {};
+	const defaultsFor = (itemIndex: number) =>
+		varying ? readProfileDefaults.call(this, itemIndex) : fixedDefaults;
+
+	// Every profile is checked before the first bulk request, so a bad one never leaves half the
 	// input queued and the rest not.
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			pending.push({ itemIndex, profile: readProfileParameters.call(this, itemIndex) });
-		} catch (error) {
-			const itemError = toNodeError(this.getNode(), error, itemIndex);
-			if (!continueOnFail) throw itemError;
-			output[itemIndex] = errorItem(itemError, itemIndex);
+		if (mode === 'defineBelow') {
+			try {
+				add(itemIndex, `item ${itemIndex}`, readProfileParameters.call(this, itemIndex));
+			} catch (error) {
+				fail(error, itemIndex);
+			}
+		} else if (mode === 'autoMap') {
+			try {
+				const profile = checkInputProfile(
+					node,
+					itemIndex,
+					items[itemIndex].json,
+					defaultsFor(itemIndex),
+					(key) => (key ? `Field "${key}" of the input item` : 'The input item'),
+				);
+				add(itemIndex, `item ${itemIndex}`, profile);
+			} catch (error) {
+				fail(error, itemIndex);
+			}
+		} else {
+			let list: unknown[];
+			let path: string;
+			let defaults: ReturnType<typeof readProfileDefaults>;
+			try {
+				path = String(this.getNodeParameter('listField', itemIndex, '')).trim();
+				const read = new FieldReader(node, itemIndex);
+				if (path === '') throw read.fail('List Field', 'is required');
+				const value = readPath(items[itemIndex].json, path);
+				if (!Array.isArray(value)) {
+					throw read.fail(
+						`List Field "${path}"`,
+						`must name a list of profiles in the input item, got ${kind(value)}`,
+					);
+				}
+				list = value;
+				defaults = defaultsFor(itemIndex);
+			} catch (error) {
+				fail(error, itemIndex);
+				continue;
+			}
+			list.forEach((element, position) => {
+				try {
+					const profile = checkInputProfile(node, itemIndex, element, defaults, (key) =>
+						key ? `Field "${path}[${position}].${key}"` : `Element ${position} of "${path}"`,
+					);
+					add(itemIndex, `profile ${position} of item ${itemIndex}`, profile);
+				} catch (error) {
+					fail(error, itemIndex, { listIndex: position });
+				}
+			});
 		}
 	}
 
-	const refused: Array<{ itemIndex: number; message: string; status?: unknown }> = [];
+	const refused: Array<{ where: string; itemIndex: number; message: string; status?: unknown }> =
+		[];
 	let queued = 0;
 	for (let start = 0; start < pending.length; start += batchSize) {
 		const batch = pending.slice(start, start + batchSize);
@@ -87,13 +225,13 @@ export async function executeBatch(
 			});
 			if (!Array.isArray(results) || results.length !== batch.length) {
 				throw new NodeOperationError(
-					this.getNode(),
+					node,
 					`The bulk response has ${Array.isArray(results) ? results.length : 'no'} elements for ${batch.length} profiles`,
 					{ itemIndex: batch[0].itemIndex },
 				);
 			}
 		} catch (error) {
-			const batchError = toNodeError(this.getNode(), error, batch[0].itemIndex);
+			const batchError = toNodeError(node, error, batch[0].itemIndex);
 			if (!continueOnFail) {
 				if (queued > 0) {
 					batchError.description =
@@ -101,22 +239,19 @@ export async function executeBatch(
 				}
 				throw batchError;
 			}
-			for (const { itemIndex } of batch) output[itemIndex] = errorItem(batchError, itemIndex);
+			for (const { unit, itemIndex } of batch) output[unit] = errorItem(batchError, itemIndex);
 			continue;
 		}
 
-		batch.forEach(({ itemIndex }, position) => {
+		batch.forEach(({ unit, itemIndex, where }, position) => {
 			const element = (results as IDataObject[])[position] ?? {};
 			if (element.success === false) {
 				const message = String(element.message ?? 'The service refused this profile');
-				refused.push({ itemIndex, message, status: element.status });
-				output[itemIndex] = {
-					json: { ...element, error: message },
-					pairedItem: { item: itemIndex },
-				};
+				refused.push({ where, itemIndex, message, status: element.status });
+				output[unit] = { json: { ...element, error: message }, pairedItem: { item: itemIndex } };
 			} else {
 				queued++;
-				output[itemIndex] = { json: element, pairedItem: { item: itemIndex } };
+				output[unit] = { json: element, pairedItem: { item: itemIndex } };
 			}
 		});
 	}
@@ -124,12 +259,12 @@ export async function executeBatch(
 	if (refused.length > 0 && !continueOnFail) {
 		const [first] = refused;
 		throw new NodeApiError(
-			this.getNode(),
+			node,
 			{ message: first.message },
 			{
-				message: `The service refused the profile of item ${first.itemIndex}: ${first.message}`,
-				description: `${refused.length} of ${pending.length} profiles were refused (items ${refused
-					.map((r) => r.itemIndex)
+				message: `The service refused the profile of ${first.where}: ${first.message}`,
+				description: `${refused.length} of ${pending.length} profiles were refused (${refused
+					.map((r) => r.where)
 					.join(
 						', ',
 					)}); the other ${queued} were queued. Turn on "Continue On Fail" to get one output item per profile.`,
@@ -138,5 +273,5 @@ export async function executeBatch(
 			},
 		);
 	}
-	return output.filter((item): item is INodeExecutionData => item !== undefined);
+	return output;
 }

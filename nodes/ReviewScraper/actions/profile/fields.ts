@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { checkProfile, type ProfileKey } from '../../../shared/profile';
+import { checkProfile, PROFILE_KEYS, type ProfileKey } from '../../../shared/profile';
 import { FieldReader } from '../../../shared/validation';
 
 /** The query parameters of spec 4.5, shared by Add and Add Many (Add Many reads them per item). */
@@ -115,4 +115,81 @@ export function readProfileParameters(this: IExecuteFunctions, itemIndex: number
 		},
 		(key) => FIELD_LABELS[key],
 	);
+}
+
+export type InputMode = 'autoMap' | 'listField' | 'defineBelow';
+
+/** Node fields that stay visible when profiles come from the input, as defaults for what one lacks. */
+export const DEFAULTABLE_FIELDS = new Set(['callback', 'additionalFields']);
+
+type RawProfile = Partial<Record<ProfileKey, unknown>>;
+
+/** The node's Callback URL and Additional Fields, the defaults of profiles read from the input. */
+export function readProfileDefaults(this: IExecuteFunctions, itemIndex: number): RawProfile {
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	return {
+		callback: this.getNodeParameter('callback', itemIndex, ''),
+		from_date: extra.fromDate,
+		blocks: extra.blocks,
+		diff: extra.diff,
+		external_identifier: extra.externalIdentifier,
+	};
+}
+
+/** Whether the defaults hold an expression, so they must be read again for every item. */
+export function defaultsVaryPerItem(node: INode): boolean {
+	return JSON.stringify([node.parameters.callback, node.parameters.additionalFields]).includes(
+		'"=',
+	);
+}
+
+/**
+ * Checks a profile taken from input data (an item's fields or a list element). Fields it lacks
+ * come from `defaults`; errors name the field where its value came from.
+ */
+export function checkInputProfile(
+	node: INode,
+	itemIndex: number,
+	source: unknown,
+	defaults: RawProfile,
+	name: (key: ProfileKey | undefined) => string,
+): IDataObject {
+	const read = new FieldReader(node, itemIndex);
+	if (typeof source !== 'object' || source === null || Array.isArray(source)) {
+		throw read.fail(
+			name(undefined),
+			`must be an object with url, query or place_id, got ${kind(source)}`,
+		);
+	}
+	const fields = source as IDataObject;
+	const raw: RawProfile = {};
+	const fromNode = new Set<ProfileKey>();
+	for (const key of PROFILE_KEYS) {
+		const value = fields[key];
+		if (value === undefined || value === null || value === '') {
+			raw[key] = defaults[key];
+			if (defaults[key] !== undefined) fromNode.add(key);
+		} else {
+			raw[key] = value;
+		}
+	}
+	return checkProfile(read, raw, (key) => (fromNode.has(key) ? FIELD_LABELS[key] : name(key)));
+}
+
+/** Reads a dotted path such as `body.profiles` from an item's JSON. */
+export function readPath(json: IDataObject, path: string): unknown {
+	let value: unknown = json;
+	for (const part of path.split('.')) {
+		if (typeof value !== 'object' || value === null) return undefined;
+		value = (value as IDataObject)[part];
+	}
+	return value;
+}
+
+export function kind(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	return `${typeof value} "${String(value).slice(0, 50)}"`;
 }
