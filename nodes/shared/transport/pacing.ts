@@ -7,11 +7,19 @@ import { sleep } from 'n8n-workflow';
  * the limit that is enough for a 429.
  */
 const HEADROOM = 0.95;
-/** After a 429 the rate halves; this is as low as it goes. */
+/**
+ * A lone 429 after accepted requests is most often that jitter at the edge of the limit: the rate
+ * eases off a little. A refusal right after a refusal means the account is oversubscribed (another
+ * process or workflow shares it, or the plan is lower than the credential says): the rate halves.
+ */
+const LONE_REFUSAL_FACTOR = 0.8;
+const REPEATED_REFUSAL_FACTOR = 0.5;
+/** As low as refusals take the rate. */
 const MIN_RATE_SHARE = 0.1;
 /** Each accepted request wins back this share of the configured rate. */
 const RECOVERY_SHARE = 0.02;
-const FIRST_PAUSE_MS = 1000;
+/** The service counts requests over a sliding second: a short pause lets it forget the oldest. */
+const FIRST_PAUSE_MS = 250;
 const MAX_PAUSE_MS = 10_000;
 /** A credential left alone this long since its last refusal starts again at its full rate. */
 const FORGET_REFUSALS_AFTER_MS = 60_000;
@@ -19,7 +27,7 @@ const FORGET_REFUSALS_AFTER_MS = 60_000;
 /**
  * Spaces the requests of one credential to one API. Grants go out one at a time, in the order
  * they were asked for, each at least 1/rate after the one before it, measured when it is granted
- * (so a late timer never lets a burst through). A 429 halves the rate and pauses every sender of
+ * (so a late timer never lets a burst through). A 429 lowers the rate and pauses every sender of
  * the credential; accepted requests bring the rate back up step by step (additive increase,
  * multiplicative decrease), which lets several processes sharing one account settle under its
  * limit without talking to each other.
@@ -68,7 +76,8 @@ export class RequestPacer {
 		this.refusals++;
 		this.refusalStreak++;
 		this.lastRefusalAt = Date.now();
-		this.currentRate = Math.max(this.configuredRate * MIN_RATE_SHARE, this.currentRate / 2);
+		const factor = this.refusalStreak === 1 ? LONE_REFUSAL_FACTOR : REPEATED_REFUSAL_FACTOR;
+		this.currentRate = Math.max(this.configuredRate * MIN_RATE_SHARE, this.currentRate * factor);
 		const ceiling = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (this.refusalStreak - 1));
 		const pause = retryAfterMs ?? ceiling / 2 + (Math.random() * ceiling) / 2;
 		this.nextGrantAt = Math.max(this.nextGrantAt, Date.now() + pause);

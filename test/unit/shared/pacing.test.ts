@@ -22,16 +22,21 @@ describe('RequestPacer', () => {
 		expect(Math.min(...gaps(granted.map((grant) => grant.at)))).toBeGreaterThanOrEqual(51);
 	});
 
-	it('halves the rate on a refusal, pauses every sender, and wins the rate back step by step', async () => {
+	it('eases off on a lone refusal, halves on refusals in a row, pauses every sender, and wins the rate back step by step', async () => {
 		const pacer = new RequestPacer(10);
 		await pacer.acquire();
 		const pause = pacer.refused(300);
 		expect(pause).toBe(300);
-		expect(pacer.rate).toBe(5);
+		expect(pacer.rate).toBeCloseTo(8, 5);
 		const started = Date.now();
 		await pacer.acquire();
 		expect(Date.now() - started).toBeGreaterThanOrEqual(295);
 		pacer.refused(0);
+		expect(pacer.rate).toBeCloseTo(4, 5);
+		pacer.accepted();
+		// An accepted request in between makes the next refusal a lone one again.
+		pacer.refused(0);
+		expect(pacer.rate).toBeCloseTo(3.36, 5);
 		pacer.refused(0);
 		pacer.refused(0);
 		pacer.refused(0);
@@ -41,15 +46,16 @@ describe('RequestPacer', () => {
 		expect(pacer.rate).toBeCloseTo(3, 5);
 		for (let i = 0; i < 100; i++) pacer.accepted();
 		expect(pacer.rate).toBe(10);
-		expect(pacer.refusals).toBe(5);
+		expect(pacer.refusals).toBe(6);
 	});
 
 	it('waits longer after each refusal in a row when the service gives no Retry-After', () => {
 		const pacer = new RequestPacer(10);
 		const pauses = [1, 2, 3, 4, 5, 6].map(() => pacer.refused());
-		expect(pauses[0]).toBeGreaterThanOrEqual(500);
-		expect(pauses[0]).toBeLessThanOrEqual(1000);
-		expect(pauses[3]).toBeGreaterThanOrEqual(4000);
+		expect(pauses[0]).toBeGreaterThanOrEqual(125);
+		expect(pauses[0]).toBeLessThanOrEqual(250);
+		expect(pauses[3]).toBeGreaterThanOrEqual(1000);
+		expect(pauses[3]).toBeLessThanOrEqual(2000);
 		expect(Math.max(...pauses)).toBeLessThanOrEqual(10_000);
 	});
 });
@@ -118,8 +124,8 @@ describe('apiRequest pacing', () => {
 		const { ctx, sentAt } = context('refused-token', 10, [429]);
 		await expect(get(ctx)).resolves.toEqual({ success: true });
 		expect(sentAt).toHaveLength(2);
-		// The pause after a first refusal without Retry-After is 0.5 to 1 s.
-		expect(sentAt[1] - sentAt[0]).toBeGreaterThanOrEqual(495);
+		// The pause after a first refusal without Retry-After is 125 to 250 ms.
+		expect(sentAt[1] - sentAt[0]).toBeGreaterThanOrEqual(120);
 		const pacer = pacerFor('review', 'http://127.0.0.1:9', 'refused-token', 10);
 		expect(pacer.refusals).toBe(1);
 		expect(pacer.rate).toBeLessThan(10);
@@ -133,10 +139,10 @@ describe('RequestPacer memory of refusals', () => {
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
 		try {
 			pacer.refused(0);
-			expect(pacer.rate).toBe(5);
+			expect(pacer.rate).toBeCloseTo(8, 5);
 			clock.mockReturnValue(now + 30_000);
 			await pacer.acquire();
-			expect(pacer.rate).toBe(5);
+			expect(pacer.rate).toBeCloseTo(8, 5);
 			clock.mockReturnValue(now + 61_000);
 			await pacer.acquire();
 			expect(pacer.rate).toBe(10);
