@@ -10,6 +10,7 @@ export interface Fault {
 	remaining: number;
 	retryAfterSeconds: number;
 	delayMs: number;
+	processFirst: boolean;
 }
 
 /** Faults match in the order they were injected; each match uses up one of its `times`. */
@@ -27,6 +28,7 @@ export class FaultStore {
 			remaining: spec.times ?? 1,
 			retryAfterSeconds: spec.retryAfterSeconds ?? 1,
 			delayMs: spec.delayMs ?? 1000,
+			processFirst: spec.processFirst ?? false,
 		};
 		this.faults.push(fault);
 		return fault;

@@ -679,6 +679,8 @@ export const FaultSpec = z
 		times: int.min(1).optional(),
 		retryAfterSeconds: count.optional(),
 		delayMs: count.optional(),
+		/** `slow` only: carry the request out at once and hold back just the answer. */
+		processFirst: z.boolean().optional(),
 	})
 	.strict();
 

@@ -378,11 +378,14 @@ export class Simulator implements SimRuntime, ControlTarget {
 			entry.responseStatus = result.status;
 			return send(res, result);
 		}
-		if (fault?.kind === 'slow') await this.faultTimers.sleep(fault.delayMs);
+		const slow = fault?.kind === 'slow' ? fault : undefined;
+		if (slow && !slow.processFirst) await this.faultTimers.sleep(slow.delayMs);
 
 		const result = badJson
 			? api.error(400, 'Invalid request', 'body is not valid JSON')
 			: await this.execute(api, { api: api.name, method, path, query: firstValues, headers, body });
+		// A job can complete, and its callback go out, before the answer to its submit arrives.
+		if (slow?.processFirst) await this.faultTimers.sleep(slow.delayMs);
 
 		if (fault?.kind === 'reset-after') {
 			req.socket.resetAndDestroy();

@@ -82,6 +82,31 @@ describe('fault kinds', () => {
 		expect(response.body).toEqual({ status: 'success', results: [] });
 	});
 
+	it('slow with processFirst carries the request out at once and holds back only the answer', async () => {
+		sim.injectFault({
+			method: 'POST',
+			path: '/api/v2/profiles/add',
+			kind: 'slow',
+			delayMs: 300,
+			processFirst: true,
+		});
+		const started = Date.now();
+		const answer = addProfile();
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		expect(sim.counts().jobs).toBe(1);
+		expect((await answer).status).toBe(200);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(295);
+	});
+
+	it('slow without processFirst carries the request out only after the delay', async () => {
+		sim.injectFault({ method: 'POST', path: '/api/v2/profiles/add', kind: 'slow', delayMs: 300 });
+		const answer = addProfile();
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		expect(sim.counts().jobs).toBe(0);
+		expect((await answer).status).toBe(200);
+		expect(sim.counts().jobs).toBe(1);
+	});
+
 	it('malformed answers 200 with a truncated JSON body (the request was processed)', async () => {
 		sim.injectFault({ api: 'photo', kind: 'malformed' });
 		const response = await photoSearch();
