@@ -18,7 +18,10 @@ const REPEATED_REFUSAL_FACTOR = 0.5;
 const MIN_RATE_SHARE = 0.1;
 /** Each accepted request wins back this share of the configured rate. */
 const RECOVERY_SHARE = 0.02;
-/** The service counts requests over a sliding second: a short pause lets it forget the oldest. */
+/**
+ * Short at first: over a sliding second the service soon forgets the oldest request. If it counts
+ * some other way, the refusals that follow double the pause.
+ */
 const FIRST_PAUSE_MS = 250;
 const MAX_PAUSE_MS = 10_000;
 /** A credential left alone this long since its last refusal starts again at its full rate. */
