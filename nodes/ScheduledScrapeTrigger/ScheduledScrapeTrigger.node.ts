@@ -18,7 +18,7 @@ import {
 	recognizePayload,
 } from '../shared/callbackPayload';
 import { toNodeError } from '../shared/operations';
-import { contentDigest, recordDelivery } from '../shared/recentDeliveries';
+import { screenDelivery } from '../shared/recentDeliveries';
 import { secretsMatch } from '../shared/secret';
 import { apiRequest } from '../shared/transport';
 import { FieldReader } from '../shared/validation';
@@ -275,23 +275,17 @@ export class ScheduledScrapeTrigger implements INodeType {
 		const kind = recognizePayload(payload);
 		const id = payloadId(payload) ?? null;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const redelivery: IDataObject = {};
+		let redelivery: IDataObject = {};
 		if (id !== null && options.dedupe !== false) {
-			const delivery = recordDelivery(
+			const screening = screenDelivery(
 				`${this.getWorkflow().id}:${this.getNode().id}`,
 				`${kind}:${id}`,
-				contentDigest(payload),
+				payload,
 				DEDUPE_WINDOW,
-				state.recentDeliveries,
+				state,
 			);
-			if (delivery.status === 'repeat') {
-				return { webhookResponse: { received: true, duplicate: true } };
-			}
-			if (delivery.status === 'update') {
-				redelivery.redelivery = 'update';
-				redelivery.previousDeliveryAt = delivery.previousAt;
-			}
-			state.recentDeliveries = delivery.entries.map((entry) => ({ ...entry }));
+			if (screening.repeat) return { webhookResponse: { received: true, duplicate: true } };
+			redelivery = screening.marks;
 		}
 		const outcome = payloadOutcome(payload);
 		const normalized = normalizePayload(kind, payload);

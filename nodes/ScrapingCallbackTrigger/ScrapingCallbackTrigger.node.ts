@@ -18,16 +18,12 @@ import {
 	recognizePayload,
 	type PayloadKind,
 } from '../shared/callbackPayload';
-import { contentDigest, recordDelivery } from '../shared/recentDeliveries';
+import { screenDelivery, type DeliveryMemory } from '../shared/recentDeliveries';
 import { secretsMatch } from '../shared/secret';
 
 export const SECRET_HEADER = 'x-callback-secret';
 export const SECRET_QUERY_PARAMETER = 'secret';
 const DEFAULT_DEDUPE_WINDOW = 1000;
-
-interface DedupeState {
-	recentDeliveries?: unknown[];
-}
 
 function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -195,24 +191,17 @@ export class ScrapingCallbackTrigger implements INodeType {
 		}
 
 		const id = payloadId(payload);
-		const redelivery: IDataObject = {};
+		let redelivery: IDataObject = {};
 		if (id !== undefined && options.dedupe !== false) {
-			const state = this.getWorkflowStaticData('node') as DedupeState;
-			const delivery = recordDelivery(
+			const screening = screenDelivery(
 				`${this.getWorkflow().id}:${this.getNode().id}`,
 				`${kind}:${id}`,
-				contentDigest(payload),
+				payload,
 				Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
-				state.recentDeliveries,
+				this.getWorkflowStaticData('node') as DeliveryMemory,
 			);
-			if (delivery.status === 'repeat') {
-				return { webhookResponse: { received: true, duplicate: true } };
-			}
-			if (delivery.status === 'update') {
-				redelivery.redelivery = 'update';
-				redelivery.previousDeliveryAt = delivery.previousAt;
-			}
-			state.recentDeliveries = delivery.entries.map((entry) => ({ ...entry }));
+			if (screening.repeat) return { webhookResponse: { received: true, duplicate: true } };
+			redelivery = screening.marks;
 		}
 
 		const normalized = normalizePayload(kind, payload);

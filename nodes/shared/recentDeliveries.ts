@@ -80,3 +80,41 @@ export function recordDelivery(
 		? { status: 'new', entries }
 		: { status: 'update', previousAt, entries };
 }
+
+/** What a trigger keeps between deliveries: its window, as far as n8n saves static data. */
+export interface DeliveryMemory {
+	recentDeliveries?: unknown[];
+}
+
+export type DeliveryScreening =
+	| { repeat: true }
+	| { repeat: false; marks: { redelivery?: 'update'; previousDeliveryAt?: string } };
+
+/**
+ * Screens one delivery of `key` for a trigger node (`scope`): a repeat is to be answered and
+ * dropped; anything else starts the workflow with `marks` (empty, or the re-sync's fields).
+ */
+export function screenDelivery(
+	scope: string,
+	key: string,
+	payload: unknown,
+	windowSize: number,
+	memory: DeliveryMemory,
+): DeliveryScreening {
+	const delivery = recordDelivery(
+		scope,
+		key,
+		contentDigest(payload),
+		windowSize,
+		memory.recentDeliveries,
+	);
+	if (delivery.status === 'repeat') return { repeat: true };
+	memory.recentDeliveries = delivery.entries.map((entry) => ({ ...entry }));
+	return {
+		repeat: false,
+		marks:
+			delivery.status === 'update'
+				? { redelivery: 'update', previousDeliveryAt: delivery.previousAt }
+				: {},
+	};
+}
