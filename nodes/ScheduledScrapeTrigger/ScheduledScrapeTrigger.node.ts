@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type {
 	IDataObject,
 	IHookFunctions,
-	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -11,10 +10,9 @@ import type {
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import {
-	normalizePayload,
+	deliveryItems,
 	payloadId,
 	payloadOutcome,
-	payloadRecords,
 	recognizePayload,
 } from '../shared/callbackPayload';
 import { toNodeError } from '../shared/operations';
@@ -288,16 +286,8 @@ export class ScheduledScrapeTrigger implements INodeType {
 			redelivery = screening.marks;
 		}
 		const outcome = payloadOutcome(payload);
-		const normalized = normalizePayload(kind, payload);
-		const records = payloadRecords(normalized);
 		const head = { kind, id, scheduleId: state.scheduleId, outcome, ...redelivery };
-		const split =
-			options.splitResults === true &&
-			records !== undefined &&
-			(records.length > 0 || outcome === 'completed');
-		const items: INodeExecutionData[] = split
-			? records.map((record) => ({ json: { ...head, record } }))
-			: [{ json: { ...head, payload: normalized } }];
+		const items = deliveryItems(kind, payload, head, options.splitResults === true);
 		return { webhookResponse: { received: true }, workflowData: [items] };
 	}
 }

@@ -1,7 +1,6 @@
 import type {
 	IDataObject,
 	IHookFunctions,
-	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -10,11 +9,10 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
-	normalizePayload,
+	deliveryItems,
 	PAYLOAD_KINDS,
 	payloadId,
 	payloadOutcome,
-	payloadRecords,
 	recognizePayload,
 	type PayloadKind,
 } from '../shared/callbackPayload';
@@ -204,20 +202,8 @@ export class ScrapingCallbackTrigger implements INodeType {
 			redelivery = screening.marks;
 		}
 
-		const normalized = normalizePayload(kind, payload);
-		const records = payloadRecords(normalized);
 		const head = { kind, id: id ?? null, outcome, ...redelivery };
-		let items: INodeExecutionData[];
-		// A failed job has no records: it still comes out, as one item, so the failure is seen.
-		if (
-			options.splitResults === true &&
-			records &&
-			(records.length > 0 || outcome === 'completed')
-		) {
-			items = records.map((record) => ({ json: { ...head, record } }));
-		} else {
-			items = [{ json: { ...head, payload: normalized } }];
-		}
+		const items = deliveryItems(kind, payload, head, options.splitResults === true);
 		return { webhookResponse: { received: true }, workflowData: [items] };
 	}
 }

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 export const PAYLOAD_KINDS = [
 	{ name: 'Review Job', value: 'reviewJob' },
@@ -102,4 +102,23 @@ export function normalizePayload(kind: PayloadKind, payload: IDataObject): IData
 				) as IDataObject[],
 			}
 		: job;
+}
+
+/**
+ * What a trigger starts its workflow with: one item carrying the payload, or with Split Results
+ * one per record. A failed job has no records: it still comes out, as one item, so the failure is
+ * seen.
+ */
+export function deliveryItems(
+	kind: PayloadKind,
+	payload: IDataObject,
+	head: IDataObject & { outcome: Outcome },
+	splitResults: boolean,
+): INodeExecutionData[] {
+	const normalized = normalizePayload(kind, payload);
+	const records = payloadRecords(normalized);
+	if (splitResults && records && (records.length > 0 || head.outcome === 'completed')) {
+		return records.map((record) => ({ json: { ...head, record } }));
+	}
+	return [{ json: { ...head, payload: normalized } }];
 }
