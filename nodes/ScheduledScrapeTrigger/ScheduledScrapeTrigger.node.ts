@@ -9,14 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	deliveryItems,
-	payloadId,
-	payloadOutcome,
-	recognizePayload,
-} from '../shared/callbackPayload';
+import { receiveDelivery } from '../shared/delivery';
 import { toNodeError } from '../shared/operations';
-import { screenDelivery } from '../shared/recentDeliveries';
 import { secretsMatch } from '../shared/secret';
 import { apiRequest } from '../shared/transport';
 import { FieldReader } from '../shared/validation';
@@ -263,32 +257,16 @@ export class ScheduledScrapeTrigger implements INodeType {
 			this.getResponseObject().status(401).json({ message: 'Invalid or missing callback secret' });
 			return { noWebhookResponse: true };
 		}
-		const payload = this.getBodyData();
-		if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
-			this.getResponseObject()
-				.status(400)
-				.json({ message: 'The callback body must be a JSON object' });
-			return { noWebhookResponse: true };
-		}
-		const kind = recognizePayload(payload);
-		const id = payloadId(payload) ?? null;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		let redelivery: IDataObject = {};
-		if (id !== null && options.dedupe !== false) {
-			const screening = screenDelivery(
-				`${this.getWorkflow().id}:${this.getNode().id}`,
-				`${kind}:${id}`,
-				payload,
-				DEDUPE_WINDOW,
-				state,
-			);
-			if (screening.repeat) return { webhookResponse: { received: true, duplicate: true } };
-			redelivery = screening.marks;
-		}
-		const outcome = payloadOutcome(payload);
-		const head = { kind, id, scheduleId: state.scheduleId, outcome, ...redelivery };
-		const items = deliveryItems(kind, payload, head, options.splitResults === true);
-		return { webhookResponse: { received: true }, workflowData: [items] };
+		return receiveDelivery.call(this, {
+			kinds: [],
+			completedOnly: false,
+			dedupe: options.dedupe !== false,
+			dedupeWindow: DEDUPE_WINDOW,
+			splitResults: options.splitResults === true,
+			memory: state,
+			extraFields: { scheduleId: state.scheduleId },
+		});
 	}
 }
 

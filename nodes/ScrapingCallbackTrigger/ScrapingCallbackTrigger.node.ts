@@ -8,24 +8,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	deliveryItems,
-	PAYLOAD_KINDS,
-	payloadId,
-	payloadOutcome,
-	recognizePayload,
-	type PayloadKind,
-} from '../shared/callbackPayload';
-import { screenDelivery, type DeliveryMemory } from '../shared/recentDeliveries';
+import { PAYLOAD_KINDS, type PayloadKind } from '../shared/callbackPayload';
+import { receiveDelivery } from '../shared/delivery';
+import type { DeliveryMemory } from '../shared/recentDeliveries';
 import { secretsMatch } from '../shared/secret';
 
 export const SECRET_HEADER = 'x-callback-secret';
 export const SECRET_QUERY_PARAMETER = 'secret';
 const DEFAULT_DEDUPE_WINDOW = 1000;
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export class ScrapingCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -53,7 +43,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Paste this node\'s Production URL (above) into the Callback URL field of an operation. With a secret, add "?secret=YOUR_SECRET" to the URL, or have the sender set the x-callback-secret header.',
+					'Paste this node\'s Production URL (above) into the Callback URL field of an operation. With a secret, add "?secret=YOUR_SECRET" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow\'s items.',
 				name: 'urlNotice',
 				type: 'notice',
 				default: '',
@@ -65,7 +55,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 				options: PAYLOAD_KINDS.map(({ name, value }) => ({ name, value })),
 				default: [],
 				description:
-					'Which callbacks start the workflow; others are acknowledged and ignored. Empty means all.',
+					'Which callbacks start the workflow; others are acknowledged and ignored. Empty means all. A callback whose kind cannot be told always starts the workflow, as kind "unknown".',
 			},
 			{
 				displayName: 'Require Secret',
@@ -88,8 +78,18 @@ export class ScrapingCallbackTrigger implements INodeType {
 				name: 'secretLocation',
 				type: 'options',
 				options: [
-					{ name: 'Query Parameter "secret"', value: 'query' },
-					{ name: 'Header "x-callback-secret"', value: 'header' },
+					{
+						name: 'Query Parameter "secret"',
+						value: 'query',
+						description:
+							'The only place the service can carry a secret: add ?secret=… to the callback URL',
+					},
+					{
+						name: 'Header "x-callback-secret"',
+						value: 'header',
+						description:
+							'For other senders that can set headers. The service cannot: its deliveries would all be refused.',
+					},
 				],
 				default: 'query',
 				displayOptions: { show: { requireSecret: [true] } },
@@ -171,39 +171,14 @@ export class ScrapingCallbackTrigger implements INodeType {
 			if (!secretsMatch(given, expected)) return reject(401, 'Invalid or missing callback secret');
 		}
 
-		const payload = this.getBodyData();
-		if (!isObject(payload) || Object.keys(payload).length === 0) {
-			return reject(400, 'The callback body must be a JSON object');
-		}
-
-		const kind = recognizePayload(payload);
-		const kinds = this.getNodeParameter('kinds', []) as PayloadKind[];
-		if (kinds.length > 0 && !kinds.includes(kind)) {
-			return { webhookResponse: { received: true, ignored: kind } };
-		}
-
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const outcome = payloadOutcome(payload);
-		if (options.completedOnly === true && outcome !== 'completed') {
-			return { webhookResponse: { received: true, ignored: outcome } };
-		}
-
-		const id = payloadId(payload);
-		let redelivery: IDataObject = {};
-		if (id !== undefined && options.dedupe !== false) {
-			const screening = screenDelivery(
-				`${this.getWorkflow().id}:${this.getNode().id}`,
-				`${kind}:${id}`,
-				payload,
-				Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
-				this.getWorkflowStaticData('node') as DeliveryMemory,
-			);
-			if (screening.repeat) return { webhookResponse: { received: true, duplicate: true } };
-			redelivery = screening.marks;
-		}
-
-		const head = { kind, id: id ?? null, outcome, ...redelivery };
-		const items = deliveryItems(kind, payload, head, options.splitResults === true);
-		return { webhookResponse: { received: true }, workflowData: [items] };
+		return receiveDelivery.call(this, {
+			kinds: this.getNodeParameter('kinds', []) as PayloadKind[],
+			completedOnly: options.completedOnly === true,
+			dedupe: options.dedupe !== false,
+			dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
+			splitResults: options.splitResults === true,
+			memory: this.getWorkflowStaticData('node') as DeliveryMemory,
+		});
 	}
 }

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { isObject } from './json';
+
 export const PAYLOAD_KINDS = [
 	{ name: 'Review Job', value: 'reviewJob' },
 	{ name: 'Product Search', value: 'productSearch' },
@@ -12,35 +14,35 @@ export const PAYLOAD_KINDS = [
 
 export type PayloadKind = (typeof PAYLOAD_KINDS)[number]['value'];
 
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
+const has = (payload: IDataObject, key: string) => Object.hasOwn(payload, key);
 
 /**
- * The service names no event kinds (spec 6), so the kind is read from the payload's shape:
- * the envelopes of spec 2.2–2.5, the status record of 2.3 and the review job payload.
+ * The service names no event kinds (service-interface.md, Events), so the kind is read from the
+ * payload's shape: which keys it carries, not only their values, so that a failed request whose
+ * `results`, `summary` or `pagination` are null is still told apart. The shapes are those of the
+ * interface's resources: the social-network scrape and photo-sharing search envelopes, the
+ * request status record (video-platform), the e-commerce search envelope (no request_metadata),
+ * and the review job payload of REAL-SERVICE.md.
  */
 export function recognizePayload(payload: IDataObject): PayloadKind {
-	const metadata = isObject(payload.request_metadata) ? payload.request_metadata : undefined;
-	const summary = isObject(payload.summary) ? payload.summary : undefined;
-	const pagination = isObject(payload.pagination) ? payload.pagination : undefined;
-	const hasResults = Array.isArray(payload.results);
-
-	if (payload.job_id !== undefined && payload.request_id === undefined) return 'reviewJob';
-	if (payload.request_id === undefined) return 'unknown';
+	if (!has(payload, 'request_id')) {
+		return has(payload, 'job_id') ? 'reviewJob' : 'unknown';
+	}
 	if (payload.endpoint === 'profiles' || payload.endpoint === 'reviews') return 'reviewIndex';
-	if (
-		(summary &&
-			(summary.products_per_source !== undefined || summary.total_results !== undefined)) ||
-		(pagination && pagination.current_page !== undefined)
-	) {
-		return 'productSearch';
+	const metadata = isObject(payload.request_metadata) ? payload.request_metadata : undefined;
+	const isEnvelope = ['results', 'summary', 'pagination'].some((key) => has(payload, key));
+	if (metadata) {
+		if (has(metadata, 'keyword')) return 'photoSearch';
+		if (has(metadata, 'url') || has(metadata, 'get_comments')) {
+			if (isEnvelope) return 'socialScrape';
+			if (has(payload, 'created_at') || has(payload, 'updated_at')) return 'videoRequest';
+		}
+		return 'unknown';
 	}
-	if ((metadata && metadata.keyword !== undefined) || summary?.total_posts !== undefined) {
-		return 'photoSearch';
-	}
-	if (metadata && metadata.url !== undefined) {
-		return hasResults ? 'socialScrape' : 'videoRequest';
-	}
+	const summary = isObject(payload.summary) ? payload.summary : undefined;
+	if (summary && has(summary, 'total_posts')) return 'photoSearch';
+	// The e-commerce envelope is the only one without request_metadata.
+	if (isEnvelope && !has(payload, 'request_metadata')) return 'productSearch';
 	return 'unknown';
 }
 
@@ -56,23 +58,33 @@ export function payloadRecords(payload: IDataObject): IDataObject[] | undefined 
 	return Array.isArray(records) ? (records as IDataObject[]) : undefined;
 }
 
-/** What became of the work a callback reports, the same three values for every kind. */
-export type Outcome = 'completed' | 'invalid_url' | 'failed';
+/**
+ * What became of the work a callback reports, the same values for every kind: `pending` is a
+ * status that is not final or not known (the work may still end either way).
+ */
+export type Outcome = 'completed' | 'invalid_url' | 'failed' | 'pending';
 
-const FAILED_STATUSES = ['failed', 'login_required', 'error'];
+const COMPLETED_STATUSES = ['completed', 'complete', 'success', 'succeeded', 'done'];
+const FAILED_STATUSES = ['failed', 'login_required', 'error', 'cancelled', 'canceled'];
+
+function outcomeOf(status: string): Outcome {
+	if (status === 'invalid_url') return 'invalid_url';
+	if (FAILED_STATUSES.includes(status)) return 'failed';
+	return COMPLETED_STATUSES.includes(status) ? 'completed' : 'pending';
+}
 
 /**
  * A review job posts when its `crawl_status` is `complete` or `invalid_url`; the scrapers' status
- * records end `completed`, `failed` or `login_required`. Anything that does not say it failed is
- * taken as completed, as the service only posts finished work.
+ * records end `completed`, `failed` or `login_required` (`created` and `in_progress` are not
+ * final). A status this code does not know is `pending`, never taken as completed. Only a payload
+ * that carries no status at all is taken as completed, as the service only posts finished work.
  */
 export function payloadOutcome(payload: IDataObject): Outcome {
-	const crawlStatus = typeof payload.crawl_status === 'string' ? payload.crawl_status : '';
-	const status = typeof payload.status === 'string' ? payload.status.toLowerCase() : '';
-	if (crawlStatus.toLowerCase() === 'invalid_url' || status === 'invalid_url') {
-		return 'invalid_url';
+	if (payload.success === false) return 'failed';
+	if (typeof payload.crawl_status === 'string') {
+		return outcomeOf(payload.crawl_status.toLowerCase());
 	}
-	if (FAILED_STATUSES.includes(status) || payload.success === false) return 'failed';
+	if (typeof payload.status === 'string') return outcomeOf(payload.status.toLowerCase());
 	return 'completed';
 }
 
@@ -106,19 +118,29 @@ export function normalizePayload(kind: PayloadKind, payload: IDataObject): IData
 
 /**
  * What a trigger starts its workflow with: one item carrying the payload, or with Split Results
- * one per record. A failed job has no records: it still comes out, as one item, so the failure is
- * seen.
+ * one per record. A delivery without records (a failed job, or a completed one that found nothing
+ * new) still comes out as one item, so the delivery and its ID are seen. Every item carries
+ * `recordCount` and a `deliveryKey` that is the same whenever the same content is delivered again
+ * (per record with Split Results), for n8n's Remove Duplicates node across executions.
  */
 export function deliveryItems(
 	kind: PayloadKind,
 	payload: IDataObject,
-	head: IDataObject & { outcome: Outcome },
+	head: IDataObject & { outcome: Outcome; deliveryKey: string },
 	splitResults: boolean,
 ): INodeExecutionData[] {
 	const normalized = normalizePayload(kind, payload);
-	const records = payloadRecords(normalized);
-	if (splitResults && records && (records.length > 0 || head.outcome === 'completed')) {
-		return records.map((record) => ({ json: { ...head, record } }));
+	const records = payloadRecords(normalized) ?? [];
+	const counted = { ...head, recordCount: records.length };
+	if (splitResults && records.length > 0) {
+		return records.map((record, index) => ({
+			json: { ...counted, deliveryKey: `${head.deliveryKey}#${index}`, record },
+		}));
 	}
-	return [{ json: { ...head, payload: normalized } }];
+	return [{ json: { ...counted, payload: normalized } }];
+}
+
+/** The key of one delivery: its kind and ID, and a digest of its content. */
+export function deliveryKey(kind: PayloadKind, id: string | undefined, digest: string): string {
+	return `${kind}:${id ?? ''}:${digest}`;
 }

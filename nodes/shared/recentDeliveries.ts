@@ -97,17 +97,11 @@ export type DeliveryScreening =
 export function screenDelivery(
 	scope: string,
 	key: string,
-	payload: unknown,
+	digest: string,
 	windowSize: number,
 	memory: DeliveryMemory,
 ): DeliveryScreening {
-	const delivery = recordDelivery(
-		scope,
-		key,
-		contentDigest(payload),
-		windowSize,
-		memory.recentDeliveries,
-	);
+	const delivery = recordDelivery(scope, key, digest, windowSize, memory.recentDeliveries);
 	if (delivery.status === 'repeat') return { repeat: true };
 	memory.recentDeliveries = delivery.entries.map((entry) => ({ ...entry }));
 	return {

@@ -17,6 +17,7 @@ import {
 	recognizePayload,
 	type Outcome,
 } from './callbackPayload';
+import { redactEchoedSecrets } from './redact';
 
 /**
  * Two days. The service retries a refused callback 2, 6 and 24 hours after the first failure, so
@@ -40,7 +41,7 @@ export const waitForCompletionFields: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Results come out with "wait_status": "completed" and "outcome". A job that ends invalid_url or failed stops this node with an error (an error item with Continue On Fail). If the time limit passes first, n8n passes this node\'s input items on unchanged (without wait_status): branch on it with an If node.',
+			'Results come out with "wait_status": "completed" and "outcome"; work that found nothing gives one item with "result_count": 0. A job that ends invalid_url or failed stops this node with an error (an error item with Continue On Fail). If the time limit passes first, n8n passes this node\'s input items on unchanged (without wait_status): branch on it with an If node.',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',
@@ -182,17 +183,31 @@ export function resumeWithResults(
 			.json({ message: 'This callback does not belong to the job this execution is waiting for' });
 		return { noWebhookResponse: true };
 	}
-	const kind = recognizePayload(payload);
-	const outcome = payloadOutcome(payload);
-	const normalized = normalizePayload(kind, payload);
+	const delivered = redactEchoedSecrets(payload);
+	const kind = recognizePayload(delivered);
+	const outcome = payloadOutcome(delivered);
+	// A status that is not final (or not known) is news, not the end: the execution keeps waiting
+	// for the delivery that ends the work, and the sender learns it was received.
+	if (outcome === 'pending') {
+		return { webhookResponse: { received: true, waiting: true } };
+	}
+	const normalized = normalizePayload(kind, delivered);
 	if (outcome !== 'completed') {
 		const subject = `${kind === 'reviewJob' ? 'Job' : 'Request'} ${deliveredId}`;
 		return resumeWithFailure.call(this, subject, deliveredId, outcome, normalized);
 	}
-	const items: INodeExecutionData[] = completedResults(toResults(normalized)).map((json) => ({
-		json,
-	}));
+	const results = toResults(normalized);
+	// Work that completed with nothing found still resumes with one item, so the workflow goes on
+	// and an If on wait_status sees it.
+	const json = results.length > 0 ? results : [emptyResult(normalized)];
+	const items: INodeExecutionData[] = completedResults(json).map((result) => ({ json: result }));
 	return { webhookResponse: { received: true }, workflowData: [items] };
+}
+
+/** The delivered envelope without its (empty) records, and a count that says there were none. */
+function emptyResult(payload: IDataObject): IDataObject {
+	const { results: _results, reviews: _reviews, ...envelope } = payload;
+	return { ...envelope, result_count: 0 };
 }
 
 function continuesOnError(node: ReturnType<IWebhookFunctions['getNode']>): boolean {

@@ -1,5 +1,7 @@
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+
+import { isObject } from '../json';
 
 export interface RequestSummary {
 	method: string;
@@ -7,22 +9,21 @@ export interface RequestSummary {
 	itemIndex?: number;
 }
 
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
- * The service reports failures three ways: an HTTP error status, the scheduling API's
- * `{ status: "failed", message, details }`, and review endpoints' `success: false`, which can
- * come with HTTP 200. All three must stop the item, so each is checked here, whatever the status.
+ * The service reports failures three ways: an HTTP error status, `{ status: "failed", message }`
+ * (the scheduling API's error body, and a scraper or search refusing a submission, which can come
+ * with HTTP 200 and a `request_id`), and review endpoints' `success: false`, which can come with
+ * HTTP 200. All must stop the item, so each is checked here, whatever the status.
  */
-export function isServiceFailure(statusCode: number, body: unknown): boolean {
+export function isServiceFailure(statusCode: number, body: unknown, method = 'GET'): boolean {
 	if (statusCode >= 400) return true;
 	if (!isObject(body)) return false;
-	// Scraper status records also say `status: "failed"`, about the scrape: that is an answer,
-	// recognisable by the `request_id` it describes, not a failed call.
-	const schedulingFailure = body.status === 'failed' && body.request_id === undefined;
-	return body.success === false || schedulingFailure;
+	if (body.success === false) return true;
+	if (body.status !== 'failed') return false;
+	// A status record read with GET says `status: "failed"` about the scrape it describes (its
+	// `request_id`): that is an answer. A submission answered "failed" was refused, whatever else
+	// the body holds, and no callback will ever come for it.
+	return method !== 'GET' || body.request_id === undefined;
 }
 
 function serviceHttpCode(statusCode: number, body: unknown): string {
@@ -45,7 +46,11 @@ export function serviceError(
 			? body.message
 			: `The service answered HTTP ${httpCode}`;
 	const details = isObject(body) && typeof body.details === 'string' ? body.details : undefined;
-	const where = `${request.method} ${request.path} answered HTTP ${httpCode}`;
+	const refusedRequest =
+		isObject(body) && body.request_id !== undefined && body.request_id !== null
+			? `, request ${String(body.request_id)}`
+			: '';
+	const where = `${request.method} ${request.path} answered HTTP ${httpCode}${refusedRequest}`;
 	// Only the service's own body goes into the error: the request (and its auth header) never does.
 	const response: JsonObject = isObject(body)
 		? (body as JsonObject)

@@ -18,6 +18,7 @@ import {
 	type RequestSummary,
 } from './errors';
 import { pacerFor } from './pacing';
+import { redactEchoedSecrets } from '../redact';
 
 export type RequestContext =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
@@ -237,7 +238,9 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 			);
 		}
 
-		if (!isServiceFailure(statusCode, parsed.value)) return parsed.value;
+		// Every answer can echo a callback address; none may carry its secret into an item or error.
+		const body = redactEchoedSecrets(parsed.value);
+		if (!isServiceFailure(statusCode, body, options.method)) return body;
 
 		// A delete whose earlier attempt reached the service finds the thing already gone: that is
 		// the outcome the user asked for, not an error.
@@ -253,7 +256,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 				continue;
 			}
 		}
-		const error = serviceError(node, summary, statusCode, parsed.value);
+		const error = serviceError(node, summary, statusCode, body);
 		if (attempt > 2) error.description = `${error.description ?? ''}${attemptsNote}`;
 		throw error;
 	}

@@ -133,6 +133,8 @@ describe('Scraping Callback Trigger webhook', () => {
 						kind: 'photoSearch',
 						id: 'ph-1',
 						outcome: 'completed',
+						deliveryKey: expect.stringMatching(/^photoSearch:ph-1:[0-9a-f]{32}$/),
+						recordCount: 1,
 						payload: samples.photoSearch,
 					},
 				},
@@ -146,8 +148,22 @@ describe('Scraping Callback Trigger webhook', () => {
 			parameters: { options: { splitResults: true } },
 		});
 		expect(result.workflowData?.[0].map((item) => item.json)).toEqual([
-			{ kind: 'reviewJob', id: '41', outcome: 'completed', record: { review_id: 'a' } },
-			{ kind: 'reviewJob', id: '41', outcome: 'completed', record: { review_id: 'b' } },
+			expect.objectContaining({
+				kind: 'reviewJob',
+				id: '41',
+				outcome: 'completed',
+				recordCount: 2,
+				deliveryKey: expect.stringMatching(/^reviewJob:41:[0-9a-f]{32}#0$/),
+				record: { review_id: 'a' },
+			}),
+			expect.objectContaining({
+				kind: 'reviewJob',
+				id: '41',
+				outcome: 'completed',
+				recordCount: 2,
+				deliveryKey: expect.stringMatching(/^reviewJob:41:[0-9a-f]{32}#1$/),
+				record: { review_id: 'b' },
+			}),
 		]);
 	});
 
@@ -300,5 +316,115 @@ describe('Scraping Callback Trigger webhook', () => {
 			meta_data: { x: 1 },
 			meta_data_raw: '{"x":1}',
 		});
+	});
+});
+
+describe('edges where a delivery could be lost or leak a secret', () => {
+	const failedSocial = {
+		request_id: 's-9',
+		status: 'failed',
+		credits_used: 0,
+		request_metadata: { url: 'https://social.example.com/p/9', callback_url: 'x' },
+		results: null,
+		summary: null,
+		pagination: null,
+	};
+
+	it.each([
+		['a failed social scrape with null results', failedSocial, 'socialScrape'],
+		[
+			'a failed photo search with null results',
+			{ ...failedSocial, request_metadata: { keyword: '#x' }, pagination: null },
+			'photoSearch',
+		],
+		[
+			'a failed product search',
+			{ request_id: 'p-9', status: 'failed', results: null, summary: null, pagination: null },
+			'productSearch',
+		],
+		[
+			'a video status record in progress',
+			{ ...samples.videoRequest, status: 'in_progress' },
+			'videoRequest',
+		],
+	])('recognises %s from the keys it carries', (_label, payload, kind) => {
+		expect(recognizePayload(payload as IDataObject)).toBe(kind);
+	});
+
+	it('lets a failed social scrape (results: null) through a Social-only kind filter', async () => {
+		const { result } = await receive({
+			body: failedSocial,
+			parameters: { kinds: ['socialScrape'] },
+		});
+		expect(result.workflowData?.[0][0].json).toMatchObject({
+			kind: 'socialScrape',
+			outcome: 'failed',
+		});
+	});
+
+	it('starts the workflow for a payload whose kind cannot be told, whatever the kind filter', async () => {
+		const { result } = await receive({
+			body: { request_id: 'odd-1', status: 'completed' },
+			parameters: { kinds: ['reviewJob'] },
+		});
+		expect(result.workflowData?.[0][0].json).toMatchObject({ kind: 'unknown', id: 'odd-1' });
+	});
+
+	it('reads a status it does not know as pending, not completed', async () => {
+		const { result } = await receive({ body: { ...samples.videoRequest, status: 'in_progress' } });
+		expect(result.workflowData?.[0][0].json.outcome).toBe('pending');
+		const ignored = await receive({
+			body: { ...samples.videoRequest, request_id: 'v-2', status: 'queued_for_review' },
+			parameters: { options: { completedOnly: true } },
+		});
+		expect(ignored.result).toEqual({ webhookResponse: { received: true, ignored: 'pending' } });
+	});
+
+	it('gives one item for a completed job with no new reviews when splitting results', async () => {
+		const { result } = await receive({
+			body: { ...samples.reviewJob, job_id: 77, reviews: [] },
+			parameters: { options: { splitResults: true } },
+		});
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		const item = result.workflowData?.[0][0].json as IDataObject;
+		expect(item).toMatchObject({
+			kind: 'reviewJob',
+			id: '77',
+			outcome: 'completed',
+			recordCount: 0,
+		});
+		expect(item.record).toBeUndefined();
+	});
+
+	it('keeps the secret of an echoed callback URL out of every item', async () => {
+		const secret = 'trigger-secret-4242';
+		const signature = 'a'.repeat(64);
+		const { result } = await receive({
+			body: {
+				...samples.socialScrape,
+				request_metadata: {
+					url: 'https://social.example.com/p/1',
+					callback_url: `https://n8n.example.com/webhook/x/callback?secret=${secret}`,
+					get_comments: false,
+				},
+				results: [{ post_id: '1', callback: `https://n8n.example.com/r?signature=${signature}` }],
+			},
+			query: { secret },
+			parameters: { requireSecret: true, secret },
+		});
+		const text = JSON.stringify(result.workflowData);
+		expect(text).toContain('callback?secret=***');
+		expect(text).toContain('r?signature=***');
+		expect(text).not.toContain(secret);
+		expect(text).not.toContain(signature);
+	});
+
+	it('gives the same delivery key to the same content, and another to new content', async () => {
+		const keyOf = async (body: IDataObject) =>
+			(await receive({ body, parameters: { options: { dedupe: false } } })).result
+				.workflowData?.[0][0].json.deliveryKey;
+		const first = await keyOf(samples.productSearch);
+		expect(await keyOf({ ...samples.productSearch })).toBe(first);
+		expect(await keyOf({ ...samples.productSearch, credits_used: 4 })).not.toBe(first);
 	});
 });

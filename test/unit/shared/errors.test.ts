@@ -17,6 +17,25 @@ describe('service error mapping', () => {
 		expect(isServiceFailure(status, body)).toBe(expected);
 	});
 
+	it.each([
+		['POST', { request_id: 'ph-9', status: 'failed', message: 'Insufficient credits' }, true],
+		['POST', { request_id: 'ph-9', status: 'created', message: 'Request created' }, false],
+		['GET', { request_id: 'ph-9', status: 'failed', credits_used: 0 }, false],
+		['DELETE', { status: 'failed', message: 'Not found' }, true],
+	])('%s answered HTTP 200 with %j is a failure: %s', (method, body, expected) => {
+		expect(isServiceFailure(200, body, method)).toBe(expected);
+	});
+
+	it("names the refused request's id and keeps the service's message", () => {
+		const error = serviceError(testNode, { method: 'POST', path: '/v1/search' }, 200, {
+			request_id: 'ph-9',
+			status: 'failed',
+			message: 'Insufficient credits',
+		});
+		expect(error.message).toBe('Insufficient credits');
+		expect(error.description).toContain('request ph-9');
+	});
+
 	it('turns the scheduling error body into a NodeApiError with message, details and code', () => {
 		const error = serviceError(
 			testNode,

@@ -1,0 +1,78 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import {
+	deliveryItems,
+	deliveryKey,
+	payloadId,
+	payloadOutcome,
+	recognizePayload,
+	type PayloadKind,
+} from './callbackPayload';
+import { isObject } from './json';
+import { contentDigest, screenDelivery, type DeliveryMemory } from './recentDeliveries';
+import { redactEchoedSecrets } from './redact';
+
+export interface DeliverySettings {
+	/** Kinds that start the workflow; empty means all. A payload whose kind cannot be told passes. */
+	kinds: PayloadKind[];
+	completedOnly: boolean;
+	dedupe: boolean;
+	dedupeWindow: number;
+	splitResults: boolean;
+	memory: DeliveryMemory;
+	/** Fields every item of this trigger carries besides kind, id and outcome. */
+	extraFields?: IDataObject;
+}
+
+/**
+ * What both triggers do with a delivery once its secret is checked: refuse a body that is not a
+ * JSON object, answer 200 to what is ignored or repeated (the service would otherwise retry it
+ * for a day), and start the workflow with the delivery's items otherwise.
+ */
+export function receiveDelivery(
+	this: IWebhookFunctions,
+	settings: DeliverySettings,
+): IWebhookResponseData {
+	const body: unknown = this.getBodyData();
+	if (!isObject(body) || Object.keys(body).length === 0) {
+		this.getResponseObject()
+			.status(400)
+			.json({ message: 'The callback body must be a JSON object' });
+		return { noWebhookResponse: true };
+	}
+	const payload = redactEchoedSecrets(body);
+	const kind = recognizePayload(payload);
+	// A payload whose shape is not known may be any kind: dropping it under a kind filter would lose
+	// it for good (it was answered 200), so it starts the workflow as `unknown`.
+	if (settings.kinds.length > 0 && kind !== 'unknown' && !settings.kinds.includes(kind)) {
+		return { webhookResponse: { received: true, ignored: kind } };
+	}
+	const outcome = payloadOutcome(payload);
+	if (settings.completedOnly && outcome !== 'completed') {
+		return { webhookResponse: { received: true, ignored: outcome } };
+	}
+	const id = payloadId(payload);
+	const digest = contentDigest(payload);
+	let redelivery: IDataObject = {};
+	if (id !== undefined && settings.dedupe) {
+		const screening = screenDelivery(
+			`${this.getWorkflow().id}:${this.getNode().id}`,
+			`${kind}:${id}`,
+			digest,
+			settings.dedupeWindow,
+			settings.memory,
+		);
+		if (screening.repeat) return { webhookResponse: { received: true, duplicate: true } };
+		redelivery = screening.marks;
+	}
+	const head = {
+		kind,
+		id: id ?? null,
+		...settings.extraFields,
+		outcome,
+		deliveryKey: deliveryKey(kind, id, digest),
+		...redelivery,
+	};
+	const items = deliveryItems(kind, payload, head, settings.splitResults);
+	return { webhookResponse: { received: true }, workflowData: [items] };
+}

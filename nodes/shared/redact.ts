@@ -1,0 +1,59 @@
+import { isObject } from './json';
+
+/**
+ * Query parameters that carry a secret in a callback address: the trigger's shared secret, and
+ * the signature of n8n's resume URL (whoever holds it can resume the waiting execution).
+ */
+const SECRET_QUERY_PARAMETERS = ['secret', 'signature'];
+const CALLBACK_KEYS = new Set(['callback', 'callback_url', 'callbackUrl']);
+export const REDACTED = '***';
+
+/** A callback address with the value of each secret query parameter replaced. */
+export function redactCallbackUrl(url: string): string {
+	const queryStart = url.indexOf('?');
+	if (queryStart < 0) return url;
+	const [query, fragment] = url.slice(queryStart + 1).split(/#(.*)/s, 2);
+	let changed = false;
+	const parameters = query.split('&').map((parameter) => {
+		const [name, value] = parameter.split(/=(.*)/s, 2);
+		let decoded = name;
+		try {
+			decoded = decodeURIComponent(name);
+		} catch {}
+		if (!SECRET_QUERY_PARAMETERS.includes(decoded.toLowerCase()) || !value) return parameter;
+		changed = true;
+		return `${name}=${REDACTED}`;
+	});
+	if (!changed) return url;
+	return `${url.slice(0, queryStart)}?${parameters.join('&')}${fragment === undefined ? '' : `#${fragment}`}`;
+}
+
+/**
+ * The service echoes the callback address it was given (`request_metadata.callback_url`, a
+ * schedule's `callback` query parameter or body field), and that address can carry the trigger's
+ * secret or n8n's resume signature. Every such echo is redacted before it reaches an item, an
+ * error or a log; the rest of the value is returned as it came (the same objects where nothing
+ * changed, so large result lists are not copied).
+ */
+export function redactEchoedSecrets<T>(value: T): T {
+	return redact(value, false) as T;
+}
+
+function redact(value: unknown, underCallbackKey: boolean): unknown {
+	if (typeof value === 'string') return underCallbackKey ? redactCallbackUrl(value) : value;
+	if (Array.isArray(value)) {
+		let copy: unknown[] | undefined;
+		value.forEach((element, index) => {
+			const redacted = redact(element, underCallbackKey);
+			if (redacted !== element) (copy ??= [...value])[index] = redacted;
+		});
+		return copy ?? value;
+	}
+	if (!isObject(value)) return value;
+	let copy: Record<string, unknown> | undefined;
+	for (const [key, child] of Object.entries(value)) {
+		const redacted = redact(child, CALLBACK_KEYS.has(key));
+		if (redacted !== child) (copy ??= { ...value })[key] = redacted;
+	}
+	return copy ?? value;
+}
