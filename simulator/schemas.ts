@@ -668,6 +668,8 @@ export const FAULT_KINDS = [
 	'slow',
 	'malformed',
 	'success-false',
+	/** A submission refused in HTTP 200 (`status: "failed"`, a `request_id`, nothing queued). */
+	'failed-200',
 ] as const;
 
 export const FaultSpec = z

@@ -107,6 +107,12 @@ const FAULT_ANSWERS: Partial<Record<Fault['kind'], (fault: Fault) => RouteResult
 	'500': () => schedulingError(500, 'Unknown error occured'),
 	'503': () => schedulingError(503, 'Service unavailable'),
 	'success-false': () => json(200, { success: false, status: 500, message: 'Simulated failure' }),
+	'failed-200': (fault) =>
+		json(200, {
+			status: 'failed',
+			message: 'Request refused: not enough credits',
+			request_id: `refused-${fault.id}`,
+		}),
 };
 
 export class Simulator implements SimRuntime, ControlTarget {

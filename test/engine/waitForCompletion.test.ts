@@ -239,3 +239,79 @@ describe('Wait for Completion on the other submit operations', () => {
 		for (const item of items) expect(item.wait_status).toBe('completed');
 	});
 });
+
+describe('Wait for Completion at the edges: refused, empty, not final', () => {
+	const photoSearch = {
+		id: NODE_ID,
+		type: 'n8n-nodes-review-scraping.socialScraper',
+		parameters: {
+			resource: 'photoPost',
+			operation: 'search',
+			keyword: '#nothing',
+			waitForCompletion: true,
+		},
+	};
+
+	it('fails the item with the service message when the submission is refused in HTTP 200, and does not wait', async () => {
+		context.sim.injectFault({ api: 'photo', method: 'POST', kind: 'failed-200' });
+		const run = await runNode(context.sim, photoSearch);
+		expect(run.status).toBe('error');
+		expect(run.waitTill).toBeUndefined();
+		expect(run.error?.message).toBe('Request refused: not enough credits');
+		expect(String((run.error as unknown as IDataObject).description)).toMatch(
+			/request refused-\d+/,
+		);
+	});
+
+	it('resumes with one item (result_count 0) when the search completes with no posts, and leaks no signature', async () => {
+		context.sim.configure({ photoPostCount: 0 });
+		const receiver = await startReceiver();
+		try {
+			const waiting = await runNode(context.sim, photoSearch, [{}], { baseUrl: receiver.url });
+			expect(waiting.status).toBe('waiting');
+			await context.sim.waitForDeliveries(1, 5000);
+			const [delivered] = receiver.received;
+			expect(delivered.body.results).toEqual([]);
+			const signature = new URL(waiting.resumeUrl).searchParams.get('signature') as string;
+			expect(JSON.stringify(delivered.body)).toContain(signature);
+			const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
+			expect(resumed.status).toBe('success');
+			const items = resumed.json('Node Under Test');
+			expect(items).toHaveLength(1);
+			expect(items[0]).toMatchObject({
+				request_id: delivered.body.request_id,
+				wait_status: 'completed',
+				outcome: 'completed',
+				result_count: 0,
+			});
+			expect(JSON.stringify(items)).not.toContain(signature);
+		} finally {
+			await receiver.close();
+			context.sim.configure({ photoPostCount: 9 });
+		}
+	});
+
+	it('keeps waiting when a delivery reports a status that is not final, then resumes on the final one', async () => {
+		const receiver = await startReceiver();
+		try {
+			const waiting = await runNode(
+				context.sim,
+				{ ...photoSearch, parameters: { ...photoSearch.parameters, keyword: '#later' } },
+				[{}],
+				{ baseUrl: receiver.url },
+			);
+			await context.sim.waitForDeliveries(1, 5000);
+			const [delivered] = receiver.received;
+			const notYet = { ...delivered.body, status: 'in_progress', results: [] };
+			const refusal = await waiting
+				.resume({ body: notYet, path: NODE_ID })
+				.catch((e: unknown) => e);
+			expect(refusal).toBeInstanceOf(ResumeRefusedError);
+			const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
+			expect(resumed.status).toBe('success');
+			expect(resumed.json('Node Under Test').length).toBeGreaterThan(0);
+		} finally {
+			await receiver.close();
+		}
+	});
+});
