@@ -189,6 +189,49 @@ describe('no token, key or callback secret in what n8n shows, saves or logs', ()
 		});
 	});
 
+	it('a callback URL with ?secret= echoed by the service stays out of trigger items, Get Status and Get Results', async () => {
+		const secret = randomBytes(16).toString('hex');
+		secrets.add(secret);
+		const trigger = packageNode('scrapingCallbackTrigger', 'Trigger', {
+			requireSecret: true,
+			secret,
+			secretLocation: 'query',
+		});
+		simulator.reset();
+		const id = await activateChain(client, 'secrets: echoed callback', [trigger]);
+		activated.push(id);
+		const url = productionUrl(webhookBase(state), trigger, 'callback');
+		expect((await postToWebhook(url, {})).status).toBe(401);
+		const callbackUrl = `${url}?secret=${secret}`;
+
+		const scraper = (parameters: Record<string, unknown>) =>
+			packageNode('socialScraper', 'Node', parameters, { scrapingApi: right.scrapingApi });
+		const search = await runThroughWebhook(client, 'secrets: search echoing its callback', [
+			scraper({ resource: 'photoPost', operation: 'search', keyword: '#echo', callbackUrl }),
+		]);
+		expect(search.execution.status).toBe('success');
+		const requestId = String(search.output('Node')[0].request_id);
+		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
+		expect(JSON.stringify(delivery.payload)).toContain(secret);
+		expect(delivery.attemptLog.at(-1)?.status).toBe(200);
+		const [execution] = await client.waitForExecutions(id, 1, 20_000);
+		const delivered = await savedRun(String(execution.id));
+		expect(delivered).toContain('secret=***');
+		seen.push({ what: 'echoed callback: trigger execution', text: delivered });
+
+		for (const operation of ['getStatus', 'getResults']) {
+			const read = await runThroughWebhook(client, `secrets: photo ${operation}`, [
+				scraper({ resource: 'photoPost', operation, requestId }),
+			]);
+			expect(read.execution.status).toBe('success');
+			// Get Status shows the echoed request_metadata; Get Results gives the posts alone.
+			if (operation === 'getStatus') {
+				expect(JSON.stringify(read.output('Node'))).toContain('secret=***');
+			}
+			await record(`echoed callback: ${operation}`, read);
+		}
+	});
+
 	it('Scheduled Scrape Trigger: the secret it puts in its callback URL stays out of executions', async () => {
 		const trigger = packageNode(
 			'scheduledScrapeTrigger',
@@ -209,6 +252,25 @@ describe('no token, key or callback secret in what n8n shows, saves or logs', ()
 		const secret = callback.searchParams.get('secret');
 		expect(secret).toMatch(/^[0-9a-f]{48}$/);
 		secrets.add(secret!);
+
+		const read = await runThroughWebhook(client, 'secrets: scheduler get of the trigger schedule', [
+			packageNode(
+				'scrapingScheduler',
+				'Node',
+				{
+					resource: 'schedule',
+					operation: 'get',
+					scheduleId: { __rl: true, mode: 'id', value: String(record.schedule.schedule_id) },
+				},
+				{ scrapingApi: right.scrapingApi },
+			),
+		]);
+		expect(read.execution.status).toBe('success');
+		expect(JSON.stringify(read.output('Node'))).toContain('secret=***');
+		seen.push({
+			what: 'scheduler get of the trigger schedule',
+			text: await savedRun(String(read.execution.id)),
+		});
 
 		expect((await simulator.fireSchedule(record.schedule.schedule_id)).response.status).toBe(200);
 		const [execution] = await client.waitForExecutions(id, 1, 20_000);
