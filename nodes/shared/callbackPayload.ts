@@ -121,7 +121,8 @@ export function normalizePayload(kind: PayloadKind, payload: IDataObject): IData
  * one per record. A delivery without records (a failed job, or a completed one that found nothing
  * new) still comes out as one item, so the delivery and its ID are seen. Every item carries
  * `recordCount` and a `deliveryKey` that is the same whenever the same content is delivered again
- * (per record with Split Results), for n8n's Remove Duplicates node across executions.
+ * (on every record of it with Split Results: n8n's Remove Duplicates node keeps or drops the items
+ * of one key together), so that node can drop repeats across executions and processes.
  */
 export function deliveryItems(
 	kind: PayloadKind,
@@ -133,9 +134,7 @@ export function deliveryItems(
 	const records = payloadRecords(normalized) ?? [];
 	const counted = { ...head, recordCount: records.length };
 	if (splitResults && records.length > 0) {
-		return records.map((record, index) => ({
-			json: { ...counted, deliveryKey: `${head.deliveryKey}#${index}`, record },
-		}));
+		return records.map((record) => ({ json: { ...counted, record } }));
 	}
 	return [{ json: { ...counted, payload: normalized } }];
 }

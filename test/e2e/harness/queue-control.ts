@@ -14,6 +14,8 @@ export interface ControlServer {
  *   GET  /processes                 → QueueProcess[]
  *   POST /workers/<index>/kill      → SIGKILL to the worker's process group; answers once it is gone
  *   POST /workers/<index>/start     → a fresh worker in its place; answers once it is ready
+ *   POST /webhooks/<index>/start    → webhook process <index> (0 is WEBHOOK_URL's), once ready
+ *   POST /webhooks/<index>/stop     → stops it (SIGTERM); answers once it is gone
  */
 export async function startControlServer(cluster: QueueCluster): Promise<ControlServer> {
 	const server = createServer((req, res) => {
@@ -23,6 +25,14 @@ export async function startControlServer(cluster: QueueCluster): Promise<Control
 		};
 		const work = async () => {
 			if (req.method === 'GET' && req.url === '/processes') return reply(200, cluster.processes());
+			const webhook = /^\/webhooks\/(\d+)\/(start|stop)$/.exec(req.url ?? '');
+			if (req.method === 'POST' && webhook) {
+				const started = Date.now();
+				const index = Number(webhook[1]);
+				if (webhook[2] === 'start') await cluster.startWebhook(index);
+				else await cluster.stopWebhook(index);
+				return reply(200, { ms: Date.now() - started, processes: cluster.processes() });
+			}
 			const match = /^\/workers\/(\d+)\/(kill|start)$/.exec(req.url ?? '');
 			if (req.method !== 'POST' || !match) return reply(404, { message: 'no such control' });
 			const index = Number(match[1]);
@@ -70,5 +80,13 @@ export class QueueControl {
 
 	startWorker(index: number): Promise<{ ms: number; processes: QueueProcess[] }> {
 		return this.call('POST', `/workers/${index}/start`);
+	}
+
+	startWebhook(index: number): Promise<{ ms: number; processes: QueueProcess[] }> {
+		return this.call('POST', `/webhooks/${index}/start`);
+	}
+
+	stopWebhook(index: number): Promise<{ ms: number; processes: QueueProcess[] }> {
+		return this.call('POST', `/webhooks/${index}/stop`);
 	}
 }

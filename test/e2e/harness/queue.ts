@@ -51,8 +51,10 @@ export interface QueueProcess {
 export interface QueueCluster {
 	/** The main process: editor, REST and public API. Serves no production webhooks. */
 	main: N8nInstance;
-	/** `n8n webhook`: every production webhook and every resume URL. */
+	/** `n8n webhook`: every production webhook and every resume URL (WEBHOOK_URL points here). */
 	webhook: N8nInstance;
+	/** Every webhook process: index 0 is `webhook`; others are started on demand, on ports of their own. */
+	webhooks: Array<N8nInstance | undefined>;
 	workers: Array<N8nInstance | undefined>;
 	redis: Service;
 	postgres: PostgresService;
@@ -64,6 +66,10 @@ export interface QueueCluster {
 	/** SIGKILL to the worker's whole process group (its task runner too), as a crash would do. */
 	killWorker(index: number): Promise<void>;
 	startWorker(index: number): Promise<N8nInstance>;
+	/** Starts webhook process `index` (again, on the same port and user folder, after a stop). */
+	startWebhook(index: number): Promise<N8nInstance>;
+	/** Stops webhook process `index` the way a restart or a scale-down would (SIGTERM). */
+	stopWebhook(index: number): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -171,27 +177,39 @@ export async function startQueueCluster(options: {
 			assertPackageLoaded(worker, packageName);
 			return worker;
 		};
-		const startWebhook = async () => {
+		const webhooks: Array<N8nInstance | undefined> = [];
+		const webhookPlaces: Array<{ port: number; folder: string; starts: number }> = [];
+		toStop.push({ stop: async () => void (await Promise.all(webhooks.map((w) => w?.stop()))) });
+		const startWebhook = async (index: number) => {
+			if (webhooks[index]) throw new Error(`webhook process ${index} is running already`);
+			webhookPlaces[index] ??= {
+				port: index === 0 ? webhookPort : await freePort(),
+				folder: userFolder(`webhook${index}`),
+				starts: 0,
+			};
+			const place = webhookPlaces[index];
+			const restart = place.starts++;
 			const instance = await startN8n({
-				name: `${label}-webhook`,
+				name: `${label}-webhook${index ? index : ''}${restart ? `-restart${restart}` : ''}`,
 				command: 'webhook',
-				userFolder: userFolder('webhook'),
-				port: webhookPort,
+				userFolder: place.folder,
+				port: place.port,
 				encryptionKey,
 				env: { ...shared, ...WEBHOOK_PROCESS_SETTINGS, ...options.env?.webhook },
 			});
-			toStop.push(instance);
+			webhooks[index] = instance;
 			assertPackageLoaded(instance, packageName);
 			return instance;
 		};
 		const [webhook] = await timed('webhook and workers', () =>
-			Promise.all([startWebhook(), ...workerFolders.map((_, i) => startWorker(i))]),
+			Promise.all([startWebhook(0), ...workerFolders.map((_, i) => startWorker(i))]),
 		);
 		assertPackageLoaded(main, packageName);
 
 		return {
 			main,
 			webhook,
+			webhooks,
 			workers,
 			redis,
 			postgres,
@@ -199,13 +217,13 @@ export async function startQueueCluster(options: {
 			timings,
 			processes: () => [
 				{ name: 'main', url: main.url, pid: main.pid, logFile: main.logFile, alive: true },
-				{
-					name: 'webhook',
-					url: webhook.url,
-					pid: webhook.pid,
-					logFile: webhook.logFile,
-					alive: true,
-				},
+				...webhookPlaces.map((_, i) => ({
+					name: i ? `webhook${i}` : 'webhook',
+					url: webhooks[i]?.url ?? '',
+					pid: webhooks[i]?.pid ?? 0,
+					logFile: webhooks[i]?.logFile ?? '',
+					alive: webhooks[i] !== undefined,
+				})),
 				...workers.map((worker, i) => ({
 					name: `worker${i}`,
 					url: worker?.url ?? '',
@@ -224,6 +242,13 @@ export async function startQueueCluster(options: {
 			async startWorker(index) {
 				if (alive[index]) throw new Error(`worker ${index} is running already`);
 				return await startWorker(index);
+			},
+			startWebhook,
+			async stopWebhook(index) {
+				const instance = webhooks[index];
+				if (!instance) throw new Error(`webhook process ${index} is not running`);
+				webhooks[index] = undefined;
+				await instance.stop();
 			},
 			stop: stopAll,
 		};
