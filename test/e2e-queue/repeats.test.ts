@@ -13,11 +13,12 @@ import {
 import { allExecutions, connectQueue, sleep } from './helpers';
 
 /**
- * The trigger remembers deliveries in its own process only. With two webhook processes, or after a
- * restart, a retried delivery starts the workflow again: the README's answer is n8n's Remove
- * Duplicates node on the trigger's `deliveryKey`, whose history lives in n8n's database and is
- * shared by every process. This shows it: one delivery sent to each webhook process and once more
- * after a restart is processed once.
+ * The trigger's repeat memory is workflow static data: n8n saves it after a webhook call, so a later
+ * process reads it, but two processes that take the same delivery at the same moment both start the
+ * workflow. The README's answer is n8n's Remove Duplicates node on the trigger's `deliveryKey`, whose
+ * history lives in n8n's database. Both are shown: one delivery sent to each webhook process and once
+ * more after a restart is processed once, with the trigger's own screening on, and off (every
+ * delivery starts an execution, as when two processes race).
  */
 let client: N8nClient;
 let state: SuiteState & { queue: QueueState };
@@ -57,59 +58,82 @@ const processed = (): WorkflowNode => ({
 	parameters: {},
 });
 
+const sendEverywhere = async (trigger: WorkflowNode, job: Record<string, unknown>) => {
+	const path = productionUrl('', trigger, 'callback');
+	const main = `${state.queue.processes.find((p) => p.name === 'webhook')?.url}${path}`;
+	const answers = [];
+	const started = await control.startWebhook(1);
+	extraStarted = true;
+	const other = `${started.processes.find((p) => p.name === 'webhook1')?.url}${path}`;
+	answers.push(await postToWebhook(main, job));
+	answers.push(await postToWebhook(other, job));
+	await control.stopWebhook(1);
+	const restarted = await control.startWebhook(1);
+	expect(restarted.processes.find((p) => p.name === 'webhook1')?.alive).toBe(true);
+	answers.push(await postToWebhook(other, job));
+	await control.stopWebhook(1);
+	extraStarted = false;
+	return answers;
+};
+
+const settledExecutions = async (id: string, expected: number) => {
+	const deadline = Date.now() + 30_000;
+	let executions = await allExecutions(client, id);
+	while (
+		(executions.length < expected || executions.some((e) => e.status !== 'success')) &&
+		Date.now() < deadline
+	) {
+		await sleep(250);
+		executions = await allExecutions(client, id);
+	}
+	return executions;
+};
+
 describe('a repeated delivery across webhook processes and a restart', () => {
-	it('is processed once behind Remove Duplicates on deliveryKey', async () => {
-		const started = await control.startWebhook(1);
-		extraStarted = true;
-		const second = started.processes.find((p) => p.name === 'webhook1');
-		expect(second?.alive).toBe(true);
+	it.each([
+		['off', { dedupe: false }],
+		['on', {}],
+	])(
+		'is processed once behind Remove Duplicates on deliveryKey (trigger screening %s)',
+		async (screening, options) => {
+			const trigger = packageNode('scrapingCallbackTrigger', 'Trigger', { options });
+			workflowId = await activateChain(client, `queue: repeats, screening ${screening}`, [
+				trigger,
+				removeDuplicates(),
+				processed(),
+			]);
+			const job = {
+				success: true,
+				status: 200,
+				job_id: screening === 'off' ? 424242 : 434343,
+				crawl_status: 'complete',
+				reviews: [{ id: 'r1', rating_value: 5 }],
+			};
 
-		const trigger = packageNode('scrapingCallbackTrigger', 'Trigger', {});
-		workflowId = await activateChain(client, 'queue: repeats across processes', [
-			trigger,
-			removeDuplicates(),
-			processed(),
-		]);
-		const path = productionUrl('', trigger, 'callback');
-		const first = `${state.queue.processes.find((p) => p.name === 'webhook')?.url}${path}`;
-		const other = `${second?.url}${path}`;
-		const job = {
-			success: true,
-			status: 200,
-			job_id: 424242,
-			crawl_status: 'complete',
-			reviews: [{ id: 'r1', rating_value: 5 }],
-		};
-
-		expect((await postToWebhook(first, job)).status).toBe(200);
-		expect((await postToWebhook(other, job)).status).toBe(200);
-		await control.stopWebhook(1);
-		const restarted = await control.startWebhook(1);
-		expect(restarted.processes.find((p) => p.name === 'webhook1')?.alive).toBe(true);
-		expect((await postToWebhook(other, job)).status).toBe(200);
-
-		// Each process (and the restarted one) knows nothing of the others' deliveries: three
-		// executions, of which the first alone gets past Remove Duplicates.
-		const deadline = Date.now() + 30_000;
-		let executions = await allExecutions(client, workflowId);
-		while (
-			(executions.length < 3 || executions.some((e) => e.status !== 'success')) &&
-			Date.now() < deadline
-		) {
-			await sleep(250);
-			executions = await allExecutions(client, workflowId);
-		}
-		expect(executions).toHaveLength(3);
-		const keys = new Set<unknown>();
-		let processedItems = 0;
-		for (const summary of executions) {
-			const execution = await client.getExecution(summary.id);
-			expect(execution.status).toBe('success');
-			for (const item of nodeOutput(execution, 'Trigger')) keys.add(item.deliveryKey);
-			const runs = execution.data?.resultData.runData.Processed;
-			processedItems += runs ? nodeOutput(execution, 'Processed').length : 0;
-		}
-		expect(keys.size).toBe(1);
-		expect(processedItems).toBe(1);
-	});
+			const answers = await sendEverywhere(trigger, job);
+			for (const answer of answers) expect(answer.status).toBe(200);
+			const repeatsAnswered = answers.filter(
+				(answer) => (answer.body as { duplicate?: boolean } | undefined)?.duplicate === true,
+			).length;
+			// Screening off: every delivery starts an execution and Remove Duplicates alone holds the
+			// line. Screening on: the static data saved after the first call answers the later ones.
+			if (screening === 'off') expect(repeatsAnswered).toBe(0);
+			const expected = 3 - repeatsAnswered;
+			const executions = await settledExecutions(workflowId, expected);
+			expect(executions).toHaveLength(expected);
+			const keys = new Set<unknown>();
+			let processedItems = 0;
+			for (const summary of executions) {
+				const execution = await client.getExecution(summary.id);
+				expect(execution.status).toBe('success');
+				for (const item of nodeOutput(execution, 'Trigger')) keys.add(item.deliveryKey);
+				const runs = execution.data?.resultData.runData.Processed;
+				processedItems += runs ? nodeOutput(execution, 'Processed').length : 0;
+			}
+			expect(keys.size).toBe(1);
+			expect(processedItems).toBe(1);
+			await client.deactivate(workflowId);
+			workflowId = undefined;
+		},
+	);
 });
