@@ -3,7 +3,7 @@ import type { N8nClient, WorkflowDefinition } from './harness/client';
 import { isWebhookTriggered, loadExamples, prepareExample } from './harness/examples';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect, type SuiteState } from './harness/state';
-import { nodeOutput, webhookNode } from './harness/workflows';
+import { nodeOutput, postToWebhook, productionUrl, webhookNode } from './harness/workflows';
 
 let client: N8nClient;
 let state: SuiteState;
@@ -97,6 +97,44 @@ describe('examples/', () => {
 		for (const audit of audits) {
 			expect(Array.isArray(audit.local_nap_sources)).toBe(true);
 			expect((audit.local_nap_sources as unknown[]).length).toBeGreaterThan(0);
+		}
+	});
+
+	it('Each delivery handled once: a repeat that gets past the trigger stops at Remove Duplicates', async () => {
+		const example = byFile('callback-trigger-once-per-delivery.json');
+		expect(isWebhookTriggered(example)).toBe(true);
+		// Screening off stands for a second webhook process or a restart, where the trigger's own
+		// memory does not see the first delivery (test/e2e-queue/repeats.test.ts shows the real thing).
+		const nodes = example.nodes.map((node) =>
+			node.name === 'Scraping Callback Trigger'
+				? { ...node, parameters: { ...node.parameters, options: { dedupe: false } } }
+				: node,
+		);
+		const trigger = nodes.find((node) => node.name === 'Scraping Callback Trigger')!;
+		const { id } = await client.createWorkflow({ ...example, nodes });
+		await client.activate(id);
+		try {
+			const url = productionUrl(state.webhookUrl, trigger, 'callback');
+			const failed = { success: false, status: 500, job_id: 515151, message: 'Crawl failed' };
+			const job = {
+				success: true,
+				status: 200,
+				job_id: 525252,
+				crawl_status: 'complete',
+				reviews: [{ id: 'r1', rating_value: 4 }],
+			};
+			for (const body of [job, job, failed]) {
+				expect((await postToWebhook(url, body)).status).toBe(200);
+			}
+			const executions = await client.waitForExecutions(id, 3, 20_000);
+			const handled = (name: string) =>
+				executions.flatMap((execution) =>
+					execution.data?.resultData.runData[name] ? nodeOutput(execution, name) : [],
+				);
+			expect(handled('Handle Results').map((item) => item.id)).toEqual(['525252']);
+			expect(handled('Handle Failure').map((item) => item.id)).toEqual(['515151']);
+		} finally {
+			await client.deactivate(id);
 		}
 	});
 });

@@ -53,7 +53,12 @@ export function prepareExample(
 	};
 }
 
+const WEBHOOK_TRIGGERS = new Set([
+	'n8n-nodes-base.webhook',
+	'n8n-nodes-review-scraping.scrapingCallbackTrigger',
+]);
+
 /** Workflows started by a production webhook are activated on import; manual ones are not. */
 export function isWebhookTriggered(workflow: WorkflowDefinition): boolean {
-	return workflow.nodes.some((node: WorkflowNode) => node.type === 'n8n-nodes-base.webhook');
+	return workflow.nodes.some((node: WorkflowNode) => WEBHOOK_TRIGGERS.has(node.type));
 }
