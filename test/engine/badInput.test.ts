@@ -381,7 +381,7 @@ const cases: Case[] = [
 		'schedule: add_bulk list with a bad element',
 		schedule({ endpoint: 'add_bulk', bulkBody: '[{"url":"https://a.example.com"},{"blocks":2}]' }),
 		[{}],
-		/^Body element 2 "url"/,
+		/^Profiles \(JSON List\) element 2 "url"/,
 		0,
 	],
 	[

@@ -123,7 +123,7 @@ describe('schedule payload (spec 4.1)', () => {
 					queryParams: {},
 					body: [{ url: 'https://x.example.com' }, { blocks: 3 }],
 				},
-				'Body element 2 "url", Body element 2 "query" or Body element 2 "place_id" is required',
+				'Profiles (JSON List) element 2 "url", Profiles (JSON List) element 2 "query" or Profiles (JSON List) element 2 "place_id" is required',
 			],
 			[
 				{ service: 'riapi', endpoint: 'profiles', body: [{ a: 1 }] },
