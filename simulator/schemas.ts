@@ -715,6 +715,7 @@ export const ConfigPatch = z
 			.optional(),
 		reviewErrors: z.enum(['http200', 'status']).optional(),
 		scheduleLimit: int.min(0).nullable().optional(),
+		missingSchedule: z.union([z.literal(404), z.literal(400), z.literal(403)]).optional(),
 	})
 	.strict();
 

@@ -18,6 +18,7 @@ import {
 import { toNodeError } from '../shared/operations';
 import { screenDelivery } from '../shared/recentDeliveries';
 import { secretsMatch } from '../shared/secret';
+import { scrapingApiTest } from '../shared/credentialTest';
 import { apiRequest } from '../shared/transport';
 import { FieldReader } from '../shared/validation';
 import { schedulePayloadFor, type TriggerSettings } from './schedulePlan';
@@ -80,7 +81,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 		defaults: { name: 'Scheduled Scrape Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'scrapingApi', required: true }],
+		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -209,6 +210,8 @@ export class ScheduledScrapeTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { scrapingApiTest } };
 
 	webhookMethods = {
 		default: {

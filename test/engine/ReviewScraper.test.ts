@@ -3,7 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
 import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
 import { testCredential } from './harness';
-import { credentialsFor, runNode, startReceiver, TOKEN, useSimulator } from './fixtures';
+import {
+	API_KEY,
+	credentialsFor,
+	nodeTypes,
+	runNode,
+	startReceiver,
+	TOKEN,
+	useSimulator,
+} from './fixtures';
 
 const context = useSimulator();
 const TYPE = 'n8n-nodes-review-scraping.reviewScraper';
@@ -28,12 +36,47 @@ describe('credentials against the simulator', () => {
 		expect(wrong.message).toMatch(/^The API (token|key) was refused/);
 	});
 
+	// The Scraping API credential is tested by its nodes' function (testedBy), as n8n does.
+	const scrapingTest = (data: Record<string, string>) =>
+		testCredential(new ScrapingApi(), data, { nodeTypes: Object.values(nodeTypes) });
+
 	it('Scraping API: OK with the key, a clear error without it', async () => {
 		const { scrapingApi } = credentialsFor(context.sim);
-		expect(await testCredential(new ScrapingApi(), scrapingApi)).toMatchObject({ status: 'OK' });
-		const wrong = await testCredential(new ScrapingApi(), { ...scrapingApi, apiKey: 'nope' });
+		expect(await scrapingTest(scrapingApi)).toMatchObject({ status: 'OK' });
+		const wrong = await scrapingTest({ ...scrapingApi, apiKey: 'nope' });
 		expect(wrong.status).toBe('Error');
 		expect(wrong.message).toMatch(/^The API (token|key) was refused/);
+	});
+
+	it('Scraping API: checks whichever hosts are filled, each with the key', async () => {
+		const { urls } = context.sim;
+		context.sim.clearRequests();
+		const ecommerceOnly = await scrapingTest({ apiKey: API_KEY, ecommerceUrl: urls.ecommerceUrl });
+		expect(ecommerceOnly).toEqual({
+			status: 'OK',
+			message: 'Connection successful (E-Commerce Search URL)',
+		});
+		expect(context.sim.requests().map((r) => [r.api, r.method, r.path])).toEqual([
+			['ecommerce', 'GET', '/search'],
+		]);
+		expect(context.sim.counts().ecommerceSearches).toBe(0);
+
+		const refused = await scrapingTest({ apiKey: 'nope', photoScraperUrl: urls.photoScraperUrl });
+		expect(refused).toEqual({
+			status: 'Error',
+			message: 'The API key was refused: check the key (Photo Scraper URL answered HTTP 401)',
+		});
+		const both = await scrapingTest({
+			apiKey: API_KEY,
+			socialScraperUrl: urls.socialScraperUrl,
+			videoScraperUrl: 'http://127.0.0.1:9',
+		});
+		expect(both.status).toBe('Error');
+		expect(both.message).toMatch(/^Video Scraper URL could not be reached: .*ECONNREFUSED/);
+		expect(await scrapingTest({ apiKey: API_KEY })).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^Fill the URL of at least one API/),
+		});
 	});
 });
 

@@ -130,7 +130,8 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		default:
 			'[\n  {\n    "url": "https://www.example.com/biz/one",\n    "callback": "https://your-n8n.example.com/webhook/reviews"\n  }\n]',
-		description: 'The add_bulk body: a list of profiles, each with url, query or place_id and a callback (plus optional from_date, blocks, diff, external_identifier)',
+		description:
+			'The add_bulk body: a list of profiles, each with url, query or place_id and a callback (plus optional from_date, blocks, diff, external_identifier)',
 		displayOptions: { show: { service: ['rsapi'], endpoint: ['add_bulk'] } },
 	},
 ];
