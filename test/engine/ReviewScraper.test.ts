@@ -131,6 +131,16 @@ describe('Profile → Add', () => {
 		}
 	});
 
+	it("does not send an empty Only Reviews Since Job (the field's default)", async () => {
+		const run = await runNode(
+			context.sim,
+			addProfile({ url: 'https://reviews.example.com/biz/1', additionalFields: { diff: '' } }),
+		);
+		expect(run.status).toBe('success');
+		const [request] = context.sim.requests();
+		expect(request.query).toEqual({ url: 'https://reviews.example.com/biz/1' });
+	});
+
 	it('refuses an item without url, query or place ID before sending anything', async () => {
 		const run = await runNode(context.sim, addProfile({}));
 		expect(run.status).toBe('error');
@@ -352,6 +362,55 @@ describe('Profile → Add Many, profiles from the input', () => {
 		]);
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toMatch(/^The service refused the profile of profile 2 of item 0/);
+	});
+
+	it('without Continue On Fail, a refused profile stops the node and the error lists every queued job', async () => {
+		const input: IDataObject[] = profiles(5);
+		input[2].callback = 'https://bad host.example.com';
+		const run = await runNode(context.sim, node({ options: { batchSize: 2 } }), input);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/^The service refused the profile of item 2/);
+		const description = String((run.error as unknown as IDataObject).description);
+		const jobs = [...context.sim.state.reviewJobs.values()];
+		expect(jobs).toHaveLength(4);
+		expect(description).toMatch(
+			/^1 of 5 profiles were refused \(item 2: .+\)\. The other 4 were queued/,
+		);
+		for (const [n, job] of [0, 1, 3, 4].map((n, i) => [n, jobs[i]] as const)) {
+			expect(description).toContain(
+				`item ${n}: job_id ${job.job_id} (url https://reviews.example.com/biz/${n}, external_identifier ref-${n})`,
+			);
+		}
+	});
+
+	it('ignores unrelated input fields but not one that differs from a profile field only by case', async () => {
+		const ignored = await runNode(context.sim, node({}), [
+			{ url: 'https://reviews.example.com/biz/1', Row: 3, sheet: 'shops', URLs: 'x' },
+		]);
+		expect(ignored.status).toBe('success');
+		expect(bulkBodies()).toEqual([[{ url: 'https://reviews.example.com/biz/1' }]]);
+		context.sim.clearRequests();
+		const refused = await runNode(context.sim, node({}), [
+			{ url: 'https://reviews.example.com/biz/1' },
+			{ URL: 'https://reviews.example.com/biz/2', External_Identifier: 'x' },
+		]);
+		expect(refused.status).toBe('error');
+		expect(refused.error?.message).toBe(
+			'Field "URL" of the input item is not a profile field: did you mean "url"? Field names are case-sensitive (item 1)',
+		);
+		expect(context.sim.requests()).toHaveLength(0);
+	});
+
+	it('an empty Only Reviews Since Job default is not sent, nor refused', async () => {
+		const run = await runNode(context.sim, node({ additionalFields: { diff: '', blocks: 3 } }), [
+			{ url: 'https://reviews.example.com/biz/1' },
+			{ url: 'https://reviews.example.com/biz/2', diff: 10001 },
+		]);
+		expect(run.status).toBe('success');
+		expect(bulkBodies()[0]).toEqual([
+			{ url: 'https://reviews.example.com/biz/1', blocks: 3 },
+			{ url: 'https://reviews.example.com/biz/2', blocks: 3, diff: 10001 },
+		]);
 	});
 
 	it('evaluates an expression in the defaults for each item', async () => {
