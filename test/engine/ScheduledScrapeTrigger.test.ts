@@ -165,6 +165,14 @@ describe('Scheduled Scrape Trigger lifecycle', () => {
 		await expect(list.lifecycle('create')).rejects.toThrow(
 			'Profiles (JSON List) is not valid JSON',
 		);
+		const misspelt = trigger({
+			collect: 'profileList',
+			frequency: 'daily',
+			profiles: JSON.stringify([{ url: 'https://a.example.com/1' }, { place_ID: 'ChIJ' }]),
+		});
+		await expect(misspelt.lifecycle('create')).rejects.toThrow(
+			'Profiles (JSON List) element 2 "place_ID" is not a profile field: did you mean "place_id"?',
+		);
 		expect(context.sim.requests()).toHaveLength(0);
 	});
 
