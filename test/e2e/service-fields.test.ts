@@ -208,30 +208,25 @@ describe('Scheduled Scrape Trigger', () => {
 		const id = await activateChain(client, 'e2e scheduled scrape gone with 400', [trigger]);
 		activated.add(id);
 		const [first] = await waitForSchedules((s) => s.length === 1);
+		// Deleted on the service side; from now on the service answers 400 for that id.
+		simulator.state.schedules.delete(first.schedule_id);
+		simulator.configure({ missingSchedule: 400 });
+		const answersFor = (scheduleId: number) =>
+			simulator
+				.requests()
+				.filter((r) => r.api === 'scheduling' && r.path === `/schedules/${scheduleId}`)
+				.map((r) => [r.method, r.responseStatus]);
+
 		await client.deactivate(id);
 		activated.delete(id);
-		expect(schedules()).toHaveLength(0);
-
-		// Deleted behind n8n's back while the workflow was active again, then re-activated.
+		await waitFor(() => answersFor(first.schedule_id).length > 0);
 		await client.activate(id);
 		activated.add(id);
 		const [second] = await waitForSchedules((s) => s.length === 1);
-		simulator.state.schedules.delete(second.schedule_id);
-		simulator.configure({ missingSchedule: 400 });
-		await client.deactivate(id);
-		activated.delete(id);
-		await client.activate(id);
-		activated.add(id);
-		const [third] = await waitForSchedules(
-			(s) => s.length === 1 && s[0].schedule_id !== second.schedule_id,
-		);
-		expect(third.schedule_id).not.toBe(first.schedule_id);
-		expect(third.disabled).toBe(false);
-		const answers = simulator
-			.requests()
-			.filter((r) => r.api === 'scheduling' && r.path === `/schedules/${second.schedule_id}`)
-			.map((r) => [r.method, r.responseStatus]);
-		expect(answers).toContainEqual(['DELETE', 400]);
+		expect(second.schedule_id).not.toBe(first.schedule_id);
+		expect(second.disabled).toBe(false);
+		expect(answersFor(first.schedule_id)).toEqual([['DELETE', 400]]);
+		expect((await client.getWorkflow(id)).active).toBe(true);
 	});
 });
 
@@ -258,6 +253,14 @@ describe('Scraping API credential test', () => {
 		expect(simulator.counts().ecommerceSearches).toBe(0);
 	});
 });
+
+async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error(`not so after ${timeoutMs} ms`);
+		await new Promise((r) => setTimeout(r, 100));
+	}
+}
 
 async function waitForSchedules(
 	check: (current: ScheduleBody[]) => boolean,
