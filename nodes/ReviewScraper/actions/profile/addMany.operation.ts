@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 	inputModeProperty('autoMap', { '@version': [{ _cnd: { gte: 1.1 } }] }),
 	{
 		displayName:
-			'Each input item is one profile: its fields url, query, place_id, from_date, blocks, diff, callback and external_identifier are sent; other fields are ignored. The fields below apply to items that lack them.',
+			'Each input item is one profile: its fields url, query, place_id, from_date, blocks, diff, callback and external_identifier are sent; other fields are ignored, except one spelt like these in other case (place_ID), which is refused. The fields below apply to items that lack them.',
 		name: 'autoMapNotice',
 		type: 'notice',
 		default: '',
