@@ -1,10 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 const baseUrlField = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -35,20 +29,11 @@ export class ScrapingApi implements ICredentialType {
 			required: true,
 			description: 'API key of your scraping account, sent in the x-api-key header',
 		},
-		baseUrlField(
-			'Scheduling URL',
-			'schedulingUrl',
-			'Address of the scheduling API (schedules). Also used to test this credential.',
-		),
+		baseUrlField('Scheduling URL', 'schedulingUrl', 'Address of the scheduling API (schedules)'),
 		baseUrlField('E-Commerce Search URL', 'ecommerceUrl', 'Address of the e-commerce search API'),
 		baseUrlField('Video Scraper URL', 'videoScraperUrl', 'Address of the video-platform scraper'),
 		baseUrlField('Photo Scraper URL', 'photoScraperUrl', 'Address of the photo-sharing scraper'),
 		baseUrlField('Social Scraper URL', 'socialScraperUrl', 'Address of the social-network scraper'),
-		baseUrlField(
-			'Review Index URL',
-			'reviewIndexUrl',
-			'Address of the review index API that schedules with service "riapi" call',
-		),
 		{
 			displayName: 'Requests per Second',
 			name: 'requestsPerSecond',
@@ -69,22 +54,5 @@ export class ScrapingApi implements ICredentialType {
 		},
 	};
 
-	// The scheduling API is the only one whose spec documents a 401 for a bad key.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.schedulingUrl.replace(/\\/+$/, "")}}',
-			url: '/schedules',
-			method: 'GET',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'The API key was refused: check the key' },
-			},
-			{
-				type: 'responseCode',
-				properties: { value: 403, message: 'The API key was refused: check the key' },
-			},
-		],
-	};
+	// Tested by the nodes (testedBy: scrapingApiTest), which check every URL that is filled.
 }

@@ -42,7 +42,15 @@ export interface SimConfig {
 	reviewErrors: ReviewErrorMode;
 	/** Schedules an account may hold; one more is refused with 400. */
 	scheduleLimit: number | null;
+	/**
+	 * How GET and DELETE answer a schedule id the account does not hold. The spec shows none: 404
+	 * is assumed; 400 (`Invalid request`, details naming the id) is the service's documented answer
+	 * to a bad request, 403 its answer when access is not allowed.
+	 */
+	missingSchedule: MissingScheduleAnswer;
 }
+
+export type MissingScheduleAnswer = 404 | 400 | 403;
 
 export interface SimulatorOptions extends Partial<Omit<SimConfig, 'callbackRetry' | 'rateLimit'>> {
 	port?: number;
@@ -71,6 +79,7 @@ export const DEFAULT_CONFIG: SimConfig = {
 	rateLimit: { review: 10, apiKey: 10 },
 	reviewErrors: 'http200',
 	scheduleLimit: 500,
+	missingSchedule: 404,
 };
 
 /** What the spec alone describes: no rate limit, HTTP error statuses, no schedule cap. */

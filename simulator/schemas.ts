@@ -31,7 +31,9 @@ export function isHttpUrl(value: string): boolean {
 }
 
 const httpUrl = z.string().refine(isHttpUrl, 'must be an http(s) URL');
+/** Spec 8: the 255-character limit is the review profile API's; the scrapers set none. */
 const externalIdentifier = z.string().max(255, 'must be at most 255 characters');
+const scraperExternalIdentifier = z.string();
 
 // ---------------------------------------------------------------- errors (spec 7)
 
@@ -481,7 +483,7 @@ export const PhotoSearchRequest = z
 	.object({
 		callback_url: httpUrl,
 		keyword: nonEmpty,
-		external_identifier: externalIdentifier.optional(),
+		external_identifier: scraperExternalIdentifier.optional(),
 	})
 	.strict();
 
@@ -490,7 +492,7 @@ export const SocialScrapeRequest = z
 		callback_url: httpUrl,
 		url: httpUrl,
 		get_comments: z.boolean().optional(),
-		external_identifier: externalIdentifier.optional(),
+		external_identifier: scraperExternalIdentifier.optional(),
 	})
 	.strict();
 
@@ -715,6 +717,7 @@ export const ConfigPatch = z
 			.optional(),
 		reviewErrors: z.enum(['http200', 'status']).optional(),
 		scheduleLimit: int.min(0).nullable().optional(),
+		missingSchedule: z.union([z.literal(404), z.literal(400), z.literal(403)]).optional(),
 	})
 	.strict();
 

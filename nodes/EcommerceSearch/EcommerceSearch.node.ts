@@ -12,6 +12,7 @@ import * as product from './actions/product';
 import { router } from './actions/router';
 import { searchOutputItems, type SearchOutput } from './actions/product/payload';
 import { callbackResumeWebhooks, resumeWithResults } from '../shared/waitForCompletion';
+import { scrapingApiTest } from '../shared/credentialTest';
 
 export class EcommerceSearch implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,7 +28,7 @@ export class EcommerceSearch implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'scrapingApi', required: true }],
+		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
 		webhooks: callbackResumeWebhooks,
 		properties: [
 			{
@@ -41,6 +42,8 @@ export class EcommerceSearch implements INodeType {
 			...product.description,
 		],
 	};
+
+	methods = { credentialTest: { scrapingApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

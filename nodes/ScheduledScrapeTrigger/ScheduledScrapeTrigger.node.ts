@@ -12,6 +12,7 @@ import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 import { receiveDelivery } from '../shared/delivery';
 import { toNodeError } from '../shared/operations';
 import { secretsMatch } from '../shared/secret';
+import { scrapingApiTest } from '../shared/credentialTest';
 import { apiRequest } from '../shared/transport';
 import { FieldReader } from '../shared/validation';
 import { schedulePayloadFor, type TriggerSettings } from './schedulePlan';
@@ -45,8 +46,20 @@ function settingsOf(context: IHookFunctions): TriggerSettings {
 	};
 }
 
-function isNotFound(error: unknown): boolean {
-	return error instanceof NodeApiError && error.httpCode === '404';
+/**
+ * Whether the service says the stored schedule does not exist or cannot be read with this key:
+ * 404, 403 (spec 7: access not allowed), or a 400 whose message or details name the schedule (the
+ * production service answers a bad request with 400). Either way the schedule is not this trigger's
+ * to use any more.
+ */
+function isNotFound(error: unknown, scheduleId: number): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	if (error.httpCode === '404' || error.httpCode === '403') return true;
+	if (error.httpCode !== '400') return false;
+	// The description also names the request path, and with it the id: only the service's words count.
+	const body = (error as { errorResponse?: IDataObject }).errorResponse ?? {};
+	const said = `${String(body.message ?? '')} ${String(body.details ?? '')}`;
+	return new RegExp(`(^|\\D)${scheduleId}(\\D|$)`).test(said);
 }
 
 export class ScheduledScrapeTrigger implements INodeType {
@@ -62,7 +75,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 		defaults: { name: 'Scheduled Scrape Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'scrapingApi', required: true }],
+		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -143,7 +156,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 				type: 'json',
 				default: '[\n  { "url": "https://www.example.com/biz/one" }\n]',
 				description:
-					'Profiles with url, query or place_ID (and optional blocks, external_identifier)',
+					'Profiles with url, query or place_id (and optional from_date, blocks, diff, external_identifier); the trigger sets each callback',
 				displayOptions: { show: { collect: ['profileList'] } },
 			},
 			{
@@ -192,6 +205,8 @@ export class ScheduledScrapeTrigger implements INodeType {
 		],
 	};
 
+	methods = { credentialTest: { scrapingApiTest } };
+
 	webhookMethods = {
 		default: {
 			// A schedule that was deleted, disabled, or points at another URL (WEBHOOK_URL changed) is
@@ -213,8 +228,10 @@ export class ScheduledScrapeTrigger implements INodeType {
 					if (!usable) await deleteSchedule.call(this, state);
 					return usable;
 				} catch (error) {
-					if (!isNotFound(error)) throw toNodeError(this.getNode(), error, 0);
+					if (!isNotFound(error, state.scheduleId)) throw toNodeError(this.getNode(), error, 0);
 					delete state.scheduleId;
+					delete state.secret;
+					delete state.callbackBase;
 					return false;
 				}
 			},
@@ -270,20 +287,30 @@ export class ScheduledScrapeTrigger implements INodeType {
 	}
 }
 
+/**
+ * Forgets the stored schedule whatever the service answers: a stored id that cannot be deleted
+ * would otherwise fail every later activation. A failed delete is logged, as the schedule may
+ * still exist on the service.
+ */
 async function deleteSchedule(this: IHookFunctions, state: TriggerState): Promise<void> {
-	if (state.scheduleId) {
-		try {
-			await apiRequest.call(this, {
-				api: 'scheduling',
-				method: 'DELETE',
-				path: `/schedules/${state.scheduleId}`,
-			});
-		} catch (error) {
-			// Already gone is what deleting wanted.
-			if (!isNotFound(error)) throw toNodeError(this.getNode(), error, 0);
-		}
-	}
+	const scheduleId = state.scheduleId;
 	delete state.scheduleId;
 	delete state.secret;
 	delete state.callbackBase;
+	if (!scheduleId) return;
+	try {
+		await apiRequest.call(this, {
+			api: 'scheduling',
+			method: 'DELETE',
+			path: `/schedules/${scheduleId}`,
+		});
+	} catch (error) {
+		// Already gone is what deleting wanted.
+		if (isNotFound(error, scheduleId)) return;
+		const reason = toNodeError(this.getNode(), error, 0);
+		this.logger.warn(
+			`Scheduled Scrape Trigger could not delete schedule ${scheduleId}: ${reason.message}. It is forgotten here; if it still exists, delete it with the Scraping Scheduler node.`,
+			{ scheduleId, httpCode: (reason as NodeApiError).httpCode ?? undefined },
+		);
+	}
 }

@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { router } from './actions/router';
 import * as schedule from './actions/schedule';
 import { searchSchedules } from './methods/listSearch';
+import { scrapingApiTest } from '../shared/credentialTest';
 
 export class ScrapingScheduler implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,7 +24,7 @@ export class ScrapingScheduler implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'scrapingApi', required: true }],
+		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -37,7 +38,7 @@ export class ScrapingScheduler implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchSchedules } };
+	methods = { listSearch: { searchSchedules }, credentialTest: { scrapingApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -14,6 +14,7 @@ import { postItems } from './actions/results';
 import { callbackResumeWebhooks, resumeWithResults } from '../shared/waitForCompletion';
 import * as socialPost from './actions/socialPost';
 import * as videoRequest from './actions/videoRequest';
+import { scrapingApiTest } from '../shared/credentialTest';
 
 export class SocialScraper implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +30,7 @@ export class SocialScraper implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'scrapingApi', required: true }],
+		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
 		webhooks: callbackResumeWebhooks,
 		properties: [
 			{
@@ -49,6 +50,8 @@ export class SocialScraper implements INodeType {
 			...videoRequest.description,
 		],
 	};
+
+	methods = { credentialTest: { scrapingApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

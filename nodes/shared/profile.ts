@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { FieldReader } from './validation';
 
+/** Spec 8 sets this limit for review profile jobs only; the scrapers take longer identifiers. */
 export const EXTERNAL_IDENTIFIER_MAX_LENGTH = 255;
 
 /** The parameters of a review profile job (spec 4.5), keyed as the service names them. */
@@ -18,13 +19,54 @@ export const PROFILE_KEYS = [
 
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 
+export type RawProfile = Partial<Record<ProfileKey, unknown>>;
+
 /**
- * Checks one profile against spec 4.5 and returns what to send, empty values left out.
- * `label` turns a key into the name the user sees, so errors name the field as the user typed it.
+ * What to do with a key that is not a profile parameter: `refuse` where the user writes the
+ * profile (schedules, the trigger's list), `ignoreUnrelated` where a profile is a row of input data
+ * that carries other columns. A key that differs from a parameter only by case is refused in both:
+ * dropping `place_ID` would send a profile without its place.
+ */
+export type UnknownKeys = 'refuse' | 'ignoreUnrelated';
+
+/** The profile parameters of `source`; errors name a key through `label`. */
+export function pickProfileKeys(
+	read: FieldReader,
+	source: IDataObject,
+	label: (key: string) => string,
+	unknownKeys: UnknownKeys,
+): RawProfile {
+	const raw: RawProfile = {};
+	for (const [key, value] of Object.entries(source)) {
+		if ((PROFILE_KEYS as readonly string[]).includes(key)) {
+			raw[key as ProfileKey] = value;
+			continue;
+		}
+		const sameButCase = PROFILE_KEYS.find((known) => known === key.toLowerCase());
+		if (sameButCase) {
+			throw read.fail(
+				label(key),
+				`is not a profile field: did you mean "${sameButCase}"? Field names are case-sensitive`,
+			);
+		}
+		if (unknownKeys === 'refuse') {
+			throw read.fail(
+				label(key),
+				`is not a profile field: a profile takes ${PROFILE_KEYS.join(', ')}`,
+			);
+		}
+	}
+	return raw;
+}
+
+/**
+ * Checks one profile against spec 4.5 and returns what to send, empty values left out. Every way
+ * a profile reaches the service (Add, Add Many, scheduled add and add_bulk) goes through here, so
+ * each is cleaned the same way. `label` turns a key into the name the user sees.
  */
 export function checkProfile(
 	read: FieldReader,
-	raw: Partial<Record<ProfileKey, unknown>>,
+	raw: RawProfile,
 	label: (key: ProfileKey) => string,
 ): IDataObject {
 	const profile: IDataObject = {
@@ -51,4 +93,13 @@ export function checkProfile(
 		if (profile[key] === undefined) delete profile[key];
 	}
 	return profile;
+}
+
+/** A profile written as an object (schedule parameters, a JSON list): keys checked, then the profile. */
+export function checkProfileObject(
+	read: FieldReader,
+	source: IDataObject,
+	label: (key: string) => string,
+): IDataObject {
+	return checkProfile(read, pickProfileKeys(read, source, label, 'refuse'), label);
 }

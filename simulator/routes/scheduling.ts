@@ -2,7 +2,7 @@
  * Scheduling API ({scheduling_url}), key in the `x-api-key` header.
  * Assumed (not shown by the spec): the resolved `rsapi` endpoint is `{base_url}/api/v2/profiles/
  * <endpoint>`; unknown or non-integer ids answer 404 `{ status: 'failed', message: 'Not found',
- * details: null }`; `schedule_name` is null when not given; `last_request_id` and
+ * details: null }` (or 400 / 403, config `missingSchedule`); `schedule_name` is null when not given; `last_request_id` and
  * `last_successful_request_id` are run id strings; DELETE answers the deleted schedule.
  */
 import { isoWithoutZone } from '../clock';
@@ -65,16 +65,31 @@ function scheduleId(ctx: RouteContext): number | null {
 	return /^\d+$/.test(ctx.params.schedule_id) ? Number(ctx.params.schedule_id) : null;
 }
 
+function missing(ctx: RouteContext) {
+	switch (ctx.rt.config.missingSchedule) {
+		case 400:
+			return schedulingError(
+				400,
+				'Invalid request',
+				`Schedule ${ctx.params.schedule_id} does not exist`,
+			);
+		case 403:
+			return schedulingError(403, 'Forbidden');
+		default:
+			return notFound();
+	}
+}
+
 function getOne(ctx: RouteContext) {
 	const id = scheduleId(ctx);
 	const record = id === null ? undefined : ctx.rt.state.schedules.get(id);
-	return record ? json(200, envelope([record.schedule])) : notFound();
+	return record ? json(200, envelope([record.schedule])) : missing(ctx);
 }
 
 function remove(ctx: RouteContext) {
 	const id = scheduleId(ctx);
 	const record = id === null ? undefined : ctx.rt.state.schedules.get(id);
-	if (!record || id === null) return notFound();
+	if (!record || id === null) return missing(ctx);
 	ctx.rt.state.schedules.delete(id);
 	return json(200, envelope([record.schedule]));
 }

@@ -63,8 +63,9 @@ describe.each(credentials.map((c) => [c.name, c] as const))(
 
 		it('fails when the service refuses in the body with a message it is not known for', async () => {
 			if (credential.name !== 'reviewScraperApi') {
-				// The x-api-key APIs refuse with an HTTP status, tested above.
-				expect(credential.test?.rules?.some((rule) => rule.type === 'responseCode')).toBe(true);
+				// The x-api-key APIs refuse with an HTTP status (tested above), checked by the nodes'
+				// test function rather than a request of the credential's own.
+				expect(credential.test).toBeUndefined();
 				return;
 			}
 			simulator.injectFault({ api: 'review', kind: 'success-false' });

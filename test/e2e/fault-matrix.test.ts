@@ -183,7 +183,10 @@ const endpoints: Endpoint[] = [
 			endpoint: 'add',
 			frequency: 'daily',
 			queryParameters: {
-				parameter: [{ name: 'url', value: 'https://www.example.com/biz/s' }],
+				parameter: [
+					{ name: 'url', value: 'https://www.example.com/biz/s' },
+					{ name: 'callback', value: 'https://hooks.example.com/schedules' },
+				],
 			},
 		},
 		prepare: 'none',

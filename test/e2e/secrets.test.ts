@@ -90,7 +90,12 @@ const operations: Array<[string, string, string, Record<string, unknown>]> = [
 		{
 			resource: 'schedule',
 			operation: 'create',
-			queryParameters: { parameter: [{ name: 'url', value: 'https://www.example.com/biz/c' }] },
+			queryParameters: {
+				parameter: [
+					{ name: 'url', value: 'https://www.example.com/biz/c' },
+					{ name: 'callback', value: CALLBACK },
+				],
+			},
 		},
 	],
 	[

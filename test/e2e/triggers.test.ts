@@ -284,6 +284,7 @@ describe('Scraping Scheduler in an activated workflow', () => {
 					parameter: [
 						{ name: 'url', value: 'https://www.example.com/biz/e2e-scheduler' },
 						{ name: 'blocks', value: '5' },
+						{ name: 'callback', value: 'https://hooks.example.com/e2e-scheduler' },
 					],
 				},
 			}),
@@ -304,7 +305,11 @@ describe('Scraping Scheduler in an activated workflow', () => {
 			endpoint: 'add',
 			frequency: 'daily',
 			schedule_name: 'e2e scheduler',
-			query_params: { url: 'https://www.example.com/biz/e2e-scheduler', blocks: '5' },
+			query_params: {
+				url: 'https://www.example.com/biz/e2e-scheduler',
+				blocks: 5,
+				callback: 'https://hooks.example.com/e2e-scheduler',
+			},
 		});
 		const [schedule] = created.output('Create');
 		const held = simulator.state.schedules.get(schedule.schedule_id as number)?.schedule;

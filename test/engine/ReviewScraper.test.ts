@@ -3,7 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
 import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
 import { testCredential } from './harness';
-import { credentialsFor, runNode, startReceiver, TOKEN, useSimulator } from './fixtures';
+import {
+	API_KEY,
+	credentialsFor,
+	nodeTypes,
+	runNode,
+	startReceiver,
+	TOKEN,
+	useSimulator,
+} from './fixtures';
 
 const context = useSimulator();
 const TYPE = 'n8n-nodes-review-scraping.reviewScraper';
@@ -28,12 +36,47 @@ describe('credentials against the simulator', () => {
 		expect(wrong.message).toMatch(/^The API (token|key) was refused/);
 	});
 
+	// The Scraping API credential is tested by its nodes' function (testedBy), as n8n does.
+	const scrapingTest = (data: Record<string, string>) =>
+		testCredential(new ScrapingApi(), data, { nodeTypes: Object.values(nodeTypes) });
+
 	it('Scraping API: OK with the key, a clear error without it', async () => {
 		const { scrapingApi } = credentialsFor(context.sim);
-		expect(await testCredential(new ScrapingApi(), scrapingApi)).toMatchObject({ status: 'OK' });
-		const wrong = await testCredential(new ScrapingApi(), { ...scrapingApi, apiKey: 'nope' });
+		expect(await scrapingTest(scrapingApi)).toMatchObject({ status: 'OK' });
+		const wrong = await scrapingTest({ ...scrapingApi, apiKey: 'nope' });
 		expect(wrong.status).toBe('Error');
 		expect(wrong.message).toMatch(/^The API (token|key) was refused/);
+	});
+
+	it('Scraping API: checks whichever hosts are filled, each with the key', async () => {
+		const { urls } = context.sim;
+		context.sim.clearRequests();
+		const ecommerceOnly = await scrapingTest({ apiKey: API_KEY, ecommerceUrl: urls.ecommerceUrl });
+		expect(ecommerceOnly).toEqual({
+			status: 'OK',
+			message: 'Connection successful (E-Commerce Search URL)',
+		});
+		expect(context.sim.requests().map((r) => [r.api, r.method, r.path])).toEqual([
+			['ecommerce', 'GET', '/search'],
+		]);
+		expect(context.sim.counts().ecommerceSearches).toBe(0);
+
+		const refused = await scrapingTest({ apiKey: 'nope', photoScraperUrl: urls.photoScraperUrl });
+		expect(refused).toEqual({
+			status: 'Error',
+			message: 'The API key was refused: check the key (Photo Scraper URL answered HTTP 401)',
+		});
+		const both = await scrapingTest({
+			apiKey: API_KEY,
+			socialScraperUrl: urls.socialScraperUrl,
+			videoScraperUrl: 'http://127.0.0.1:9',
+		});
+		expect(both.status).toBe('Error');
+		expect(both.message).toMatch(/^Video Scraper URL could not be reached: .*ECONNREFUSED/);
+		expect(await scrapingTest({ apiKey: API_KEY })).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^Fill the URL of at least one API/),
+		});
 	});
 });
 
@@ -86,6 +129,16 @@ describe('Profile → Add', () => {
 		} finally {
 			await receiver.close();
 		}
+	});
+
+	it("does not send an empty Only Reviews Since Job (the field's default)", async () => {
+		const run = await runNode(
+			context.sim,
+			addProfile({ url: 'https://reviews.example.com/biz/1', additionalFields: { diff: '' } }),
+		);
+		expect(run.status).toBe('success');
+		const [request] = context.sim.requests();
+		expect(request.query).toEqual({ url: 'https://reviews.example.com/biz/1' });
 	});
 
 	it('refuses an item without url, query or place ID before sending anything', async () => {
@@ -309,6 +362,55 @@ describe('Profile → Add Many, profiles from the input', () => {
 		]);
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toMatch(/^The service refused the profile of profile 2 of item 0/);
+	});
+
+	it('without Continue On Fail, a refused profile stops the node and the error lists every queued job', async () => {
+		const input: IDataObject[] = profiles(5);
+		input[2].callback = 'https://bad host.example.com';
+		const run = await runNode(context.sim, node({ options: { batchSize: 2 } }), input);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/^The service refused the profile of item 2/);
+		const description = String((run.error as unknown as IDataObject).description);
+		const jobs = [...context.sim.state.reviewJobs.values()];
+		expect(jobs).toHaveLength(4);
+		expect(description).toMatch(
+			/^1 of 5 profiles were refused \(item 2: .+\)\. The other 4 were queued/,
+		);
+		for (const [n, job] of [0, 1, 3, 4].map((n, i) => [n, jobs[i]] as const)) {
+			expect(description).toContain(
+				`item ${n}: job_id ${job.job_id} (url https://reviews.example.com/biz/${n}, external_identifier ref-${n})`,
+			);
+		}
+	});
+
+	it('ignores unrelated input fields but not one that differs from a profile field only by case', async () => {
+		const ignored = await runNode(context.sim, node({}), [
+			{ url: 'https://reviews.example.com/biz/1', Row: 3, sheet: 'shops', URLs: 'x' },
+		]);
+		expect(ignored.status).toBe('success');
+		expect(bulkBodies()).toEqual([[{ url: 'https://reviews.example.com/biz/1' }]]);
+		context.sim.clearRequests();
+		const refused = await runNode(context.sim, node({}), [
+			{ url: 'https://reviews.example.com/biz/1' },
+			{ URL: 'https://reviews.example.com/biz/2', External_Identifier: 'x' },
+		]);
+		expect(refused.status).toBe('error');
+		expect(refused.error?.message).toBe(
+			'Field "URL" of the input item is not a profile field: did you mean "url"? Field names are case-sensitive (item 1)',
+		);
+		expect(context.sim.requests()).toHaveLength(0);
+	});
+
+	it('an empty Only Reviews Since Job default is not sent, nor refused', async () => {
+		const run = await runNode(context.sim, node({ additionalFields: { diff: '', blocks: 3 } }), [
+			{ url: 'https://reviews.example.com/biz/1' },
+			{ url: 'https://reviews.example.com/biz/2', diff: 10001 },
+		]);
+		expect(run.status).toBe('success');
+		expect(bulkBodies()[0]).toEqual([
+			{ url: 'https://reviews.example.com/biz/1', blocks: 3 },
+			{ url: 'https://reviews.example.com/biz/2', blocks: 3, diff: 10001 },
+		]);
 	});
 
 	it('evaluates an expression in the defaults for each item', async () => {

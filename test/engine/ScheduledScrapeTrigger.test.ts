@@ -1,5 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
 import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
 import { credentialTypes, credentialsFor, startReceiver, useSimulator } from './fixtures';
 import { triggerHarness } from './harness';
@@ -74,6 +77,71 @@ describe('Scheduled Scrape Trigger lifecycle', () => {
 		expect(await schedules()).toEqual([]);
 	});
 
+	it.each([400, 403] as const)(
+		're-creates the schedule when the service answers %s for the stored one',
+		async (status) => {
+			const node = trigger(onePizzaProfile);
+			await node.lifecycle('create');
+			const state = node.staticData[`node:${NODE}`] as IDataObject;
+			const stored = Number(state.scheduleId);
+			await fetch(`${context.sim.urls.schedulingUrl}/schedules/${stored}`, {
+				method: 'DELETE',
+				headers: { 'x-api-key': 'engine-key' },
+			});
+			context.sim.configure({ missingSchedule: status });
+			expect(await node.lifecycle('checkExists')).toBe(false);
+			expect(state.scheduleId).toBeUndefined();
+			expect(await node.lifecycle('create')).toBe(true);
+			const [fresh] = await schedules();
+			expect(fresh.schedule_id).not.toBe(stored);
+			expect(state.scheduleId).toBe(fresh.schedule_id);
+		},
+	);
+
+	it('still fails activation on a server error or a refused key, keeping the stored id', async () => {
+		const node = trigger(onePizzaProfile);
+		await node.lifecycle('create');
+		const state = node.staticData[`node:${NODE}`] as IDataObject;
+		context.sim.injectFault({ api: 'scheduling', method: 'GET', kind: '500', times: 50 });
+		await expect(node.lifecycle('checkExists')).rejects.toThrow();
+		expect(state.scheduleId).toBeDefined();
+		const refused = triggerHarness({
+			node: NODE,
+			nodes: [{ name: NODE, type: TYPE, parameters: onePizzaProfile, webhookId: 'w2' }],
+			nodeTypes: { [TYPE]: new ScheduledScrapeTrigger() },
+			credentialTypes,
+			credentials: credentialsFor(context.sim, { apiKey: 'wrong-key' }),
+		});
+		Object.assign(refused.staticData, { [`node:${NODE}`]: { scheduleId: state.scheduleId } });
+		context.sim.clearFaults();
+		await expect(refused.lifecycle('checkExists')).rejects.toThrow(/Invalid API key/);
+	});
+
+	it('deactivation forgets the schedule even when the delete fails, and logs it', async () => {
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
+		try {
+			const node = trigger(onePizzaProfile);
+			await node.lifecycle('create');
+			const state = node.staticData[`node:${NODE}`] as IDataObject;
+			const stored = Number(state.scheduleId);
+			context.sim.injectFault({ api: 'scheduling', method: 'DELETE', kind: '500', times: 50 });
+			expect(await node.lifecycle('delete')).toBe(true);
+			expect(state).toEqual({});
+			expect(warn).toHaveBeenCalledWith(
+				expect.stringContaining(`could not delete schedule ${stored}`),
+				expect.objectContaining({ scheduleId: stored, httpCode: '500' }),
+			);
+			const logged = JSON.stringify(warn.mock.calls);
+			expect(logged).not.toContain('engine-key');
+			context.sim.clearFaults();
+			// The next activation starts clean instead of failing on the old id.
+			expect(await node.lifecycle('checkExists')).toBe(false);
+			expect(await node.lifecycle('create')).toBe(true);
+		} finally {
+			warn.mockRestore();
+		}
+	});
+
 	it('test mode uses the test URL and leaves nothing behind', async () => {
 		const node = trigger(onePizzaProfile);
 		await node.lifecycle('create', true);
@@ -96,6 +164,14 @@ describe('Scheduled Scrape Trigger lifecycle', () => {
 		const list = trigger({ collect: 'profileList', frequency: 'daily', profiles: '[{"url": "x"}' });
 		await expect(list.lifecycle('create')).rejects.toThrow(
 			'Profiles (JSON List) is not valid JSON',
+		);
+		const misspelt = trigger({
+			collect: 'profileList',
+			frequency: 'daily',
+			profiles: JSON.stringify([{ url: 'https://a.example.com/1' }, { place_ID: 'ChIJ' }]),
+		});
+		await expect(misspelt.lifecycle('create')).rejects.toThrow(
+			'Profiles (JSON List) element 2 "place_ID" is not a profile field: did you mean "place_id"?',
 		);
 		expect(context.sim.requests()).toHaveLength(0);
 	});

@@ -12,6 +12,8 @@ const create = (parameters: IDataObject, extra: IDataObject = {}) => ({
 	...extra,
 });
 
+const HOOK = 'https://n8n.example.com/webhook/reviews';
+
 const nightlyAdd = create({
 	service: 'rsapi',
 	endpoint: 'add',
@@ -63,6 +65,30 @@ describe('Schedule → Create', () => {
 		});
 	});
 
+	it('stores scheduled add parameters cleaned as Profile → Add cleans them', async () => {
+		const schedule = await createdSchedule(
+			create({
+				service: 'rsapi',
+				endpoint: 'add',
+				frequency: 'daily',
+				queryParameters: {
+					parameter: [
+						{ name: 'place_id', value: 'ChIJN1t_tDeuEmsRUsoyG83frY4' },
+						{ name: 'from_date', value: '={{ "2026-11-23T12:20:31.000+01:00" }}' },
+						{ name: 'blocks', value: '10.0' },
+						{ name: 'callback', value: HOOK },
+					],
+				},
+			}),
+		);
+		expect((schedule.payload as IDataObject).query_params).toEqual({
+			place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
+			from_date: '2026-11-23',
+			blocks: 10,
+			callback: HOOK,
+		});
+	});
+
 	it('creates an add_bulk schedule whose body is a list, and a riapi schedule from JSON', async () => {
 		const bulk = await createdSchedule(
 			create({
@@ -70,14 +96,14 @@ describe('Schedule → Create', () => {
 				endpoint: 'add_bulk',
 				frequency: 'weekly',
 				bulkBody: JSON.stringify([
-					{ url: 'https://a.example.com/1' },
-					{ query: 'Pizza', blocks: 5 },
+					{ url: 'https://a.example.com/1', callback: HOOK },
+					{ query: 'Pizza', blocks: '5.0', from_date: '2026-11-23T12:20:00Z', callback: HOOK },
 				]),
 			}),
 		);
 		expect((bulk.payload as IDataObject).body).toEqual([
-			{ url: 'https://a.example.com/1' },
-			{ query: 'Pizza', blocks: 5 },
+			{ url: 'https://a.example.com/1', callback: HOOK },
+			{ query: 'Pizza', blocks: 5, from_date: '2026-11-23', callback: HOOK },
 		]);
 		const index = await createdSchedule(
 			create({
@@ -85,7 +111,7 @@ describe('Schedule → Create', () => {
 				endpoint: 'profiles',
 				frequency: 'monthly',
 				parametersInput: 'json',
-				queryParametersJson: '{"profile": "pizza-palace"}',
+				queryParametersJson: JSON.stringify({ profile: 'pizza-palace', callback: HOOK }),
 				headersJson: '{}',
 				bodyJson: '{}',
 			}),

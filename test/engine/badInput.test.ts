@@ -51,7 +51,12 @@ const schedule = (extra: IDataObject) => ({
 		service: 'rsapi',
 		endpoint: 'add',
 		frequency: 'daily',
-		queryParameters: { parameter: [{ name: 'url', value: 'https://reviews.example.com/b/1' }] },
+		queryParameters: {
+			parameter: [
+				{ name: 'url', value: 'https://reviews.example.com/b/1' },
+				{ name: 'callback', value: CALLBACK },
+			],
+		},
 		...extra,
 	},
 });
@@ -83,6 +88,7 @@ const scrape = (extra: IDataObject) =>
 	});
 const locator = (value: string) => ({ __rl: true, mode: 'id', value });
 const long = 'x'.repeat(256);
+const CALLBACK = 'https://n8n.example.com/webhook/reviews';
 const range = (...conditions: Array<[string, unknown]>) => ({
 	condition: conditions.map(([operator, value]) => ({ operator, value })),
 });
@@ -239,6 +245,20 @@ const cases: Case[] = [
 		0,
 	],
 	[
+		'add many, map automatically: place_ID is not dropped as an unrelated field',
+		profileAutoMap({}),
+		[{ url: 'https://a.example.com/1', sheet_row: 2 }, { place_ID: 'ChIJN1t_tDeuEmsRUsoyG83frY4' }],
+		/^Field "place_ID" of the input item is not a profile field: did you mean "place_id"\?/,
+		1,
+	],
+	[
+		'add many, list field: URL spelled in capitals',
+		profileFromList({}),
+		[{ profiles: [{ url: 'https://a.example.com/1' }, { URL: 'https://a.example.com/2' }] }],
+		/^Field "profiles\[1\].URL" is not a profile field: did you mean "url"\?/,
+		0,
+	],
+	[
 		'add many, list field: the field is not a list',
 		profileFromList({}),
 		[{ profiles: [{ url: 'https://a.example.com/1' }] }, { profiles: { url: 'x' } }],
@@ -379,9 +399,85 @@ const cases: Case[] = [
 	],
 	[
 		'schedule: add_bulk list with a bad element',
-		schedule({ endpoint: 'add_bulk', bulkBody: '[{"url":"https://a.example.com"},{"blocks":2}]' }),
+		schedule({
+			endpoint: 'add_bulk',
+			bulkBody: JSON.stringify([
+				{ url: 'https://a.example.com', callback: CALLBACK },
+				{ blocks: 2, callback: CALLBACK },
+			]),
+		}),
 		[{}],
-		/^Body element 2 "url"/,
+		/^Profiles \(JSON List\) element 2 "url"/,
+		0,
+	],
+	[
+		'schedule: add_bulk profile with place_ID',
+		schedule({
+			endpoint: 'add_bulk',
+			bulkBody: JSON.stringify([
+				{ url: 'https://a.example.com', callback: CALLBACK },
+				{ place_ID: 'ChIJN1t_tDeuEmsRUsoyG83frY4', callback: CALLBACK },
+			]),
+		}),
+		[{}],
+		/^Profiles \(JSON List\) element 2 "place_ID" is not a profile field: did you mean "place_id"\?/,
+		0,
+	],
+	[
+		'schedule: add_bulk profile with a key the service does not take',
+		schedule({
+			endpoint: 'add_bulk',
+			bulkBody: JSON.stringify([{ url: 'https://a.example.com', callback: CALLBACK, note: 1 }]),
+		}),
+		[{}],
+		/^Profiles \(JSON List\) element 1 "note" is not a profile field: a profile takes url, query/,
+		0,
+	],
+	[
+		'schedule: add_bulk profile without a callback',
+		schedule({
+			endpoint: 'add_bulk',
+			bulkBody: JSON.stringify([
+				{ url: 'https://a.example.com', callback: CALLBACK },
+				{ url: 'https://b.example.com' },
+			]),
+		}),
+		[{}],
+		/^Profiles \(JSON List\) element 2 "callback" is required: the service runs schedules .* only with a callback/,
+		0,
+	],
+	[
+		'schedule: add without a callback',
+		schedule({
+			queryParameters: { parameter: [{ name: 'url', value: 'https://a.example.com' }] },
+		}),
+		[{}],
+		/^Query Parameters "callback" is required: the service runs schedules .* only with a callback/,
+		0,
+	],
+	[
+		'schedule: review index request without a callback',
+		schedule({
+			service: 'riapi',
+			endpoint: 'profiles',
+			queryParameters: { parameter: [{ name: 'query', value: 'pizza' }] },
+		}),
+		[{}],
+		/^Query Parameters "callback" or Body "callback" is required: the service runs schedules/,
+		0,
+	],
+	[
+		'schedule: add with Place_Id spelled in another case',
+		schedule({
+			queryParameters: {
+				parameter: [
+					{ name: 'Place_Id', value: 'ChIJN1t_tDeuEmsRUsoyG83frY4' },
+					{ name: 'callback', value: CALLBACK },
+				],
+			},
+		}),
+		[{}],
+		/^Query Parameters "Place_Id" is not a profile field: did you mean "place_id"\?/,
 		0,
 	],
 	[
@@ -558,26 +654,12 @@ const cases: Case[] = [
 		/^Callback URL/,
 		0,
 	],
-	[
-		'photo search: external identifier of 256',
-		photoSearch({ additionalFields: { externalIdentifier: long } }),
-		[{}],
-		/^External Identifier must be at most 255/,
-		0,
-	],
 	['social scrape: empty url', scrape({ url: '={{ "" }}' }), [{}], /^Post URL/, 0],
 	[
 		'social scrape: url not http',
 		scrape({ url: 'social.example.com/p/1' }),
 		[{}],
 		/^Post URL must be an http/,
-		0,
-	],
-	[
-		'social scrape: external identifier of 256',
-		scrape({ additionalFields: { externalIdentifier: long } }),
-		[{}],
-		/^External Identifier must be at most 255/,
 		0,
 	],
 	[

@@ -10,6 +10,7 @@ import type {
 
 import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
 import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
+import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
 import { chain, INPUT_NODE, runWorkflow, testCredential } from './harness';
 
 const TOKEN = 'right-token';
@@ -282,12 +283,14 @@ describe('engine harness', () => {
 		});
 
 		it('is an Error when nothing listens', async () => {
-			const result = await testCredential(new ScrapingApi(), {
-				apiKey: 'k',
-				schedulingUrl: 'http://127.0.0.1:1',
-			});
+			const result = await testCredential(
+				new ScrapingApi(),
+				{ apiKey: 'k', schedulingUrl: 'http://127.0.0.1:1' },
+				{ nodeTypes: [new ScrapingScheduler()] },
+			);
 
-			expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/^Scheduling URL could not be reached: .*ECONNREFUSED/);
 		});
 	});
 });

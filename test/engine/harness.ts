@@ -1,4 +1,5 @@
 import {
+	CredentialTestContext,
 	ExecuteContext,
 	ExecutionLifecycleHooks,
 	getAdditionalKeys,
@@ -677,13 +678,48 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
  * temporary declarative node, so `baseURL`/`url` expressions, `authenticate` and n8n's own HTTP
  * client all take part.
  */
+/**
+ * As n8n does for a credential without `test`: the first node that names it with a `testedBy`
+ * string runs that function of its `methods.credentialTest`, in n8n-core's credential test context.
+ */
+async function testCredentialByNode(
+	credentialType: ICredentialType,
+	data: ICredentialDataDecryptedObject,
+	opts: { credentialTypes?: ICredentialType[]; baseUrl?: string; nodeTypes?: INodeType[] },
+): Promise<INodeCredentialTestResult> {
+	for (const nodeType of opts.nodeTypes ?? []) {
+		const entry = nodeType.description.credentials?.find(
+			(credential) => credential.name === credentialType.name && credential.testedBy,
+		);
+		if (!entry || typeof entry.testedBy !== 'string') continue;
+		const testFunction = nodeType.methods?.credentialTest?.[entry.testedBy];
+		if (!testFunction) continue;
+		const env = createEnvironment({
+			nodes: [],
+			nodeTypes: {},
+			credentialTypes: [credentialType, ...(opts.credentialTypes ?? [])],
+			credentials: { [credentialType.name]: data },
+			mode: 'internal',
+			baseUrl: opts.baseUrl,
+		});
+		const context = new CredentialTestContext(createAdditionalData(env));
+		return await testFunction.call(context, {
+			id: 'temp',
+			name: credentialType.name,
+			type: credentialType.name,
+			data: deepCopy(data),
+		});
+	}
+	return { status: 'Error', message: 'No testing function found for this credential.' };
+}
+
 export async function testCredential(
 	credentialType: ICredentialType,
 	data: ICredentialDataDecryptedObject,
-	opts: { credentialTypes?: ICredentialType[]; baseUrl?: string } = {},
+	opts: { credentialTypes?: ICredentialType[]; baseUrl?: string; nodeTypes?: INodeType[] } = {},
 ): Promise<INodeCredentialTestResult> {
 	const { test } = credentialType;
-	if (!test) return { status: 'Error', message: 'No testing function found for this credential.' };
+	if (!test) return await testCredentialByNode(credentialType, data, opts);
 
 	const env = createEnvironment({
 		nodes: [],

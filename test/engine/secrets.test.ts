@@ -37,7 +37,12 @@ const operations: Array<[string, Spec]> = [
 		scraping('scrapingScheduler', {
 			resource: 'schedule',
 			operation: 'create',
-			queryParameters: { parameter: [{ name: 'url', value: 'https://r.example.com/3' }] },
+			queryParameters: {
+				parameter: [
+					{ name: 'url', value: 'https://r.example.com/3' },
+					{ name: 'callback', value: 'https://n8n.example.com/webhook/secrets' },
+				],
+			},
 		}),
 	],
 	[

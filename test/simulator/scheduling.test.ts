@@ -181,6 +181,39 @@ describe('schedule resources', () => {
 	});
 });
 
+describe('a schedule the account does not hold (config missingSchedule)', () => {
+	it.each([
+		[400, { status: 'failed', message: 'Invalid request', details: 'Schedule 7 does not exist' }],
+		[403, { status: 'failed', message: 'Forbidden', details: null }],
+	] as const)('answers %s to GET and DELETE', async (status, body) => {
+		sim.configure({ missingSchedule: status });
+		for (const method of ['GET', 'DELETE']) {
+			const answer = await http(method, `${sim.urls.schedulingUrl}/schedules/7`, {
+				headers: keyAuth(sim),
+			});
+			expect(answer.status).toBe(status);
+			expect(SchedulingError.parse(answer.body)).toEqual(body);
+		}
+		await create(valid);
+		const held = await http('GET', `${sim.urls.schedulingUrl}/schedules/1`, {
+			headers: keyAuth(sim),
+		});
+		expect(held.status).toBe(200);
+	});
+
+	it('is set through POST /__sim/config', async () => {
+		const answer = await http('POST', `${sim.urls.controlUrl}/config`, {
+			body: { missingSchedule: 400 },
+		});
+		expect(answer.status).toBe(200);
+		expect(sim.config.missingSchedule).toBe(400);
+		const refused = await http('POST', `${sim.urls.controlUrl}/config`, {
+			body: { missingSchedule: 418 },
+		});
+		expect(refused.status).toBe(400);
+	});
+});
+
 describe('firing schedules', () => {
 	it('rsapi add: creates a job with the stored query params and the service-supplied token', async () => {
 		const created = await create({

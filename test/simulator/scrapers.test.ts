@@ -144,8 +144,8 @@ describe('photo-sharing scraper', () => {
 		['keyword missing', { callback_url: 'http://127.0.0.1:9/' }, /^keyword is required/],
 		['keyword empty', { callback_url: 'http://127.0.0.1:9/', keyword: '' }, /^keyword: /],
 		[
-			'external_identifier too long',
-			{ callback_url: 'http://127.0.0.1:9/', keyword: 'x', external_identifier: 'e'.repeat(256) },
+			'external_identifier that is not text',
+			{ callback_url: 'http://127.0.0.1:9/', keyword: 'x', external_identifier: 7 },
 			/^external_identifier: /,
 		],
 	])('refuses %s with 400', async (_name, body, details) => {
@@ -153,6 +153,16 @@ describe('photo-sharing scraper', () => {
 		expect(response.status).toBe(400);
 		expect(SchedulingError.parse(response.body).details).toMatch(details);
 		expect(sim.counts().photoSearches).toBe(0);
+	});
+
+	it('takes an external_identifier longer than 255 characters (spec 8 limits review jobs only)', async () => {
+		const response = await photoSearch({
+			callback_url: 'http://127.0.0.1:9/',
+			keyword: 'x',
+			external_identifier: 'e'.repeat(300),
+		});
+		expect(response.status).toBe(200);
+		expect(sim.counts().photoSearches).toBe(1);
 	});
 });
 

@@ -50,6 +50,26 @@ describe.each(nodes.map((node) => [node.description.displayName, node] as const)
 			}
 		});
 
+		// Required IDs keep 0 as "not filled yet"; an optional field is sent as it is added.
+		it('has no optional number default outside its own bounds', () => {
+			for (const property of properties.filter((p) => p.type === 'number' && !p.required)) {
+				const { minValue, maxValue } = property.typeOptions ?? {};
+				const value = property.default as number;
+				if (minValue !== undefined)
+					expect([property.name, value >= minValue]).toEqual([property.name, true]);
+				if (maxValue !== undefined)
+					expect([property.name, value <= maxValue]).toEqual([property.name, true]);
+			}
+		});
+
+		it("offers the Scraping API credential with the nodes' own test of every filled host", () => {
+			for (const credential of node.description.credentials ?? []) {
+				if (credential.name !== 'scrapingApi') continue;
+				expect(credential.testedBy).toBe('scrapingApiTest');
+				expect(node.methods?.credentialTest?.scrapingApiTest).toEqual(expect.any(Function));
+			}
+		});
+
 		it('opens every resource locator on "From List"', () => {
 			for (const property of properties.filter((p) => p.type === 'resourceLocator')) {
 				expect(property.default).toMatchObject({ mode: 'list' });

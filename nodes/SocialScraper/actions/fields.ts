@@ -1,6 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { EXTERNAL_IDENTIFIER_MAX_LENGTH } from '../../shared/profile';
 import { FieldReader } from '../../shared/validation';
 
 export const requestIdField = (description: string): INodeProperties => ({
@@ -28,7 +27,7 @@ export const externalIdentifierOption: INodeProperties = {
 	name: 'externalIdentifier',
 	type: 'string',
 	default: '',
-	description: `Your own reference for the request, at most ${EXTERNAL_IDENTIFIER_MAX_LENGTH} characters; echoed in the callback payload`,
+	description: 'Your own reference for the request; echoed in the callback payload',
 };
 
 export const notForPollingNotice = (name: string): INodeProperties => ({

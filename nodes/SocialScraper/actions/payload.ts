@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { EXTERNAL_IDENTIFIER_MAX_LENGTH } from '../../shared/profile';
 import type { FieldReader } from '../../shared/validation';
 
 export interface PhotoSearchInput {
@@ -23,11 +22,8 @@ function requiredUrl(read: FieldReader, field: string, value: unknown, why: stri
 }
 
 function addExternalIdentifier(read: FieldReader, body: IDataObject, value: unknown): IDataObject {
-	const externalIdentifier = read.optionalString(
-		'External Identifier',
-		value,
-		EXTERNAL_IDENTIFIER_MAX_LENGTH,
-	);
+	// No length limit: spec 8 sets 255 characters for review profile jobs only.
+	const externalIdentifier = read.optionalString('External Identifier', value);
 	if (externalIdentifier !== undefined) body.external_identifier = externalIdentifier;
 	return body;
 }

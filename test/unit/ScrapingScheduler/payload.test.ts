@@ -6,12 +6,13 @@ import { FieldReader } from '../../../nodes/shared/validation';
 import { testNode } from '../helpers';
 
 const read = new FieldReader(testNode, 2);
+const CALLBACK = 'https://n8n.example.com/webhook/reviews';
 const build = (input: Partial<ScheduleInput>) =>
 	buildSchedulePayload(read, {
 		service: 'rsapi',
 		endpoint: 'add',
 		frequency: 'daily',
-		queryParams: { url: 'https://reviews.example.com/biz/1' },
+		queryParams: { url: 'https://reviews.example.com/biz/1', callback: CALLBACK },
 		...input,
 	});
 
@@ -23,7 +24,25 @@ describe('schedule payload (spec 4.1)', () => {
 			frequency: 'daily',
 			schedule_name: 'Nightly',
 			headers: { 'x-trace': 'a' },
-			query_params: { url: 'https://reviews.example.com/biz/1' },
+			query_params: { url: 'https://reviews.example.com/biz/1', callback: CALLBACK },
+		});
+	});
+
+	it('cleans scheduled add parameters exactly as Profile → Add does', () => {
+		const payload = build({
+			queryParams: {
+				url: ' https://reviews.example.com/biz/1 ',
+				from_date: '2026-11-23T12:20:00.000+01:00',
+				blocks: '10.0',
+				diff: '',
+				callback: CALLBACK,
+			},
+		});
+		expect(payload.query_params).toEqual({
+			url: 'https://reviews.example.com/biz/1',
+			from_date: '2026-11-23',
+			blocks: 10,
+			callback: CALLBACK,
 		});
 	});
 
@@ -31,11 +50,14 @@ describe('schedule payload (spec 4.1)', () => {
 		const payload = build({
 			endpoint: 'add_bulk',
 			queryParams: {},
-			body: [{ url: 'https://a.example.com/x' }, { query: 'Pizza', blocks: '5' }],
+			body: [
+				{ url: 'https://a.example.com/x', callback: CALLBACK },
+				{ query: 'Pizza', blocks: '5', callback: CALLBACK, from_date: '2026-01-02T00:00:00Z' },
+			],
 		});
 		expect(payload.body).toEqual([
-			{ url: 'https://a.example.com/x' },
-			{ query: 'Pizza', blocks: 5 },
+			{ url: 'https://a.example.com/x', callback: CALLBACK },
+			{ query: 'Pizza', blocks: 5, callback: CALLBACK, from_date: '2026-01-02' },
 		]);
 		expect(payload.query_params).toBeUndefined();
 	});
@@ -46,9 +68,80 @@ describe('schedule payload (spec 4.1)', () => {
 				service: 'riapi',
 				endpoint: 'reviews',
 				queryParams: undefined,
-				body: { profile_id: 3 },
+				body: { profile_id: 3, callback: CALLBACK },
 			}),
-		).toMatchObject({ service: 'riapi', endpoint: 'reviews', body: { profile_id: 3 } });
+		).toMatchObject({
+			service: 'riapi',
+			endpoint: 'reviews',
+			body: { profile_id: 3, callback: CALLBACK },
+		});
+	});
+
+	describe('a callback is required (REAL-SERVICE: schedules of both APIs need one)', () => {
+		it.each([
+			[
+				{ queryParams: { url: 'https://x.example.com' } },
+				'Query Parameters "callback" is required',
+			],
+			[
+				{ queryParams: { url: 'https://x.example.com', callback: '  ' } },
+				'Query Parameters "callback" is required',
+			],
+			[
+				{
+					endpoint: 'add_bulk',
+					queryParams: { callback: CALLBACK },
+					body: [{ url: 'https://x.example.com', callback: CALLBACK }, { query: 'q' }],
+				},
+				'Profiles (JSON List) element 2 "callback" is required',
+			],
+			[
+				{ service: 'riapi', endpoint: 'profiles', queryParams: { query: 'q' }, body: {} },
+				'Query Parameters "callback" or Body "callback" is required',
+			],
+		])('%j → %s', (input, message) => {
+			expect(() => build(input)).toThrow(message);
+			expect(() => build(input)).toThrow(/only with a callback/);
+		});
+
+		it('takes callback or callback_url, in the query or the body, for riapi', () => {
+			for (const parts of [
+				{ queryParams: { callback: CALLBACK } },
+				{ queryParams: {}, body: { callback_url: CALLBACK } },
+			]) {
+				expect(build({ service: 'riapi', endpoint: 'profiles', ...parts }).service).toBe('riapi');
+			}
+		});
+	});
+
+	describe("profile keys are the service's, spelled as it spells them", () => {
+		it.each([
+			[
+				{ queryParams: { place_ID: 'ChIJ', callback: CALLBACK } },
+				'Query Parameters "place_ID" is not a profile field: did you mean "place_id"?',
+			],
+			[
+				{
+					endpoint: 'add_bulk',
+					queryParams: {},
+					body: [
+						{ url: 'https://x.example.com', callback: CALLBACK },
+						{ place_ID: 'ChIJ', callback: CALLBACK },
+					],
+				},
+				'Profiles (JSON List) element 2 "place_ID" is not a profile field: did you mean "place_id"?',
+			],
+			[
+				{
+					endpoint: 'add_bulk',
+					queryParams: {},
+					body: [{ url: 'https://x.example.com', callback: CALLBACK, note: 'x' }],
+				},
+				'Profiles (JSON List) element 1 "note" is not a profile field: a profile takes url, query, place_id',
+			],
+		])('%j → %s', (input, message) => {
+			expect(() => build(input)).toThrow(message);
+		});
 	});
 
 	describe('rule 1: required fields', () => {
@@ -83,19 +176,20 @@ describe('schedule payload (spec 4.1)', () => {
 
 		it('refuses the api_key query parameter for riapi', () => {
 			expect(() =>
-				build({ service: 'riapi', endpoint: 'profiles', queryParams: { api_key: 'k', url: 'u' } }),
+				build({
+					service: 'riapi',
+					endpoint: 'profiles',
+					queryParams: { api_key: 'k', url: 'u', callback: CALLBACK },
+				}),
 			).toThrow(
 				'Query Parameters must not contain "api_key": the service adds the review index API key itself',
 			);
 		});
 
-		it('lets api_key pass for rsapi (it is not that service credential)', () => {
-			expect(
-				build({ queryParams: { url: 'https://x.example.com', api_key: 'k' } }).query_params,
-			).toEqual({
-				url: 'https://x.example.com',
-				api_key: 'k',
-			});
+		it('refuses api_key for rsapi as what it is there: not a profile field', () => {
+			expect(() =>
+				build({ queryParams: { url: 'https://x.example.com', callback: CALLBACK, api_key: 'k' } }),
+			).toThrow('Query Parameters "api_key" is not a profile field');
 		});
 	});
 
@@ -121,9 +215,9 @@ describe('schedule payload (spec 4.1)', () => {
 				{
 					endpoint: 'add_bulk',
 					queryParams: {},
-					body: [{ url: 'https://x.example.com' }, { blocks: 3 }],
+					body: [{ url: 'https://x.example.com', callback: CALLBACK }, { blocks: 3 }],
 				},
-				'Body element 2 "url", Body element 2 "query" or Body element 2 "place_id" is required',
+				'Profiles (JSON List) element 2 "url", Profiles (JSON List) element 2 "query" or Profiles (JSON List) element 2 "place_id" is required',
 			],
 			[
 				{ service: 'riapi', endpoint: 'profiles', body: [{ a: 1 }] },

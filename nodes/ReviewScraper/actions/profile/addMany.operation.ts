@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 	inputModeProperty('autoMap', { '@version': [{ _cnd: { gte: 1.1 } }] }),
 	{
 		displayName:
-			'Each input item is one profile: its fields url, query, place_id, from_date, blocks, diff, callback and external_identifier are sent; other fields are ignored. The fields below apply to items that lack them.',
+			'Each input item is one profile: its fields url, query, place_id, from_date, blocks, diff, callback and external_identifier are sent; other fields are ignored, except one spelt like these in other case (place_ID), which is refused. The fields below apply to items that lack them.',
 		name: 'autoMapNotice',
 		type: 'notice',
 		default: '',
@@ -78,6 +78,15 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** How the error of a stopped run names a queued profile: where it came from, its job and what it is. */
+function describeQueued(where: string, element: IDataObject, sent: IDataObject): string {
+	const identity = ['url', 'query', 'place_id', 'external_identifier']
+		.filter((key) => sent[key] !== undefined)
+		.map((key) => `${key} ${String(sent[key])}`)
+		.join(', ');
+	return `${where}: job_id ${String(element.job_id)} (${identity})`;
+}
 
 function inputModeProperty(
 	defaultMode: InputMode,
@@ -211,7 +220,7 @@ export async function executeBatch(
 
 	const refused: Array<{ where: string; itemIndex: number; message: string; status?: unknown }> =
 		[];
-	let queued = 0;
+	const queued: string[] = [];
 	for (let start = 0; start < pending.length; start += batchSize) {
 		const batch = pending.slice(start, start + batchSize);
 		let results: unknown;
@@ -233,9 +242,9 @@ export async function executeBatch(
 		} catch (error) {
 			const batchError = toNodeError(node, error, batch[0].itemIndex);
 			if (!continueOnFail) {
-				if (queued > 0) {
+				if (queued.length > 0) {
 					batchError.description =
-						`${batchError.description ?? ''} ${queued} profiles of earlier batches were already queued.`.trim();
+						`${batchError.description ?? ''} ${queued.length} profiles of earlier batches were already queued, so do not send them again: ${queued.join('; ')}.`.trim();
 				}
 				throw batchError;
 			}
@@ -243,14 +252,14 @@ export async function executeBatch(
 			continue;
 		}
 
-		batch.forEach(({ unit, itemIndex, where }, position) => {
+		batch.forEach(({ unit, itemIndex, where, profile }, position) => {
 			const element = (results as IDataObject[])[position] ?? {};
 			if (element.success === false) {
 				const message = String(element.message ?? 'The service refused this profile');
 				refused.push({ where, itemIndex, message, status: element.status });
 				output[unit] = { json: { ...element, error: message }, pairedItem: { item: itemIndex } };
 			} else {
-				queued++;
+				queued.push(describeQueued(where, element, profile));
 				output[unit] = { json: element, pairedItem: { item: itemIndex } };
 			}
 		});
@@ -263,11 +272,14 @@ export async function executeBatch(
 			{ message: first.message },
 			{
 				message: `The service refused the profile of ${first.where}: ${first.message}`,
-				description: `${refused.length} of ${pending.length} profiles were refused (${refused
-					.map((r) => r.where)
-					.join(
-						', ',
-					)}); the other ${queued} were queued. Turn on "Continue On Fail" to get one output item per profile.`,
+				description:
+					`${refused.length} of ${pending.length} profiles were refused (${refused
+						.map((r) => `${r.where}: ${r.message}`)
+						.join('; ')}). The other ${queued.length} were queued` +
+					(queued.length > 0
+						? `, so send only the refused ones again: ${queued.join('; ')}.`
+						: '.') +
+					' Turn on "Continue On Fail" to get one output item per profile instead.',
 				httpCode: typeof first.status === 'number' ? String(first.status) : undefined,
 				itemIndex: first.itemIndex,
 			},

@@ -1,6 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { checkProfile, PROFILE_KEYS, type ProfileKey } from '../../../shared/profile';
+import {
+	checkProfile,
+	pickProfileKeys,
+	PROFILE_KEYS,
+	type ProfileKey,
+	type RawProfile,
+} from '../../../shared/profile';
 import { FieldReader } from '../../../shared/validation';
 
 /** The query parameters of spec 4.5, shared by Add and Add Many (Add Many reads them per item). */
@@ -65,15 +71,16 @@ export const profileFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Your own reference for the job, at most 255 characters; always included in the callback payload',
+					'Your own reference for the job, at most 255 characters (a limit of the review API); always included in the callback payload',
 			},
 			{
 				displayName: 'Only Reviews Since Job',
 				name: 'diff',
-				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
-				default: 0,
-				description: 'ID of a previous job: only reviews missing since that job are fetched',
+				type: 'string',
+				default: '',
+				placeholder: '10001',
+				description:
+					'ID of a previous job: only reviews missing since that job are fetched. Empty: not sent.',
 			},
 			{
 				displayName: 'Reviews Since',
@@ -122,8 +129,6 @@ export type InputMode = 'autoMap' | 'listField' | 'defineBelow';
 /** Node fields that stay visible when profiles come from the input, as defaults for what one lacks. */
 export const DEFAULTABLE_FIELDS = new Set(['callback', 'additionalFields']);
 
-type RawProfile = Partial<Record<ProfileKey, unknown>>;
-
 /** The node's Callback URL and Additional Fields, the defaults of profiles read from the input. */
 export function readProfileDefaults(this: IExecuteFunctions, itemIndex: number): RawProfile {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -145,14 +150,15 @@ export function defaultsVaryPerItem(node: INode): boolean {
 
 /**
  * Checks a profile taken from input data (an item's fields or a list element). Fields it lacks
- * come from `defaults`; errors name the field where its value came from.
+ * come from `defaults`; other fields of the row are ignored, but not one that differs from a
+ * profile field only by case. Errors name the field where its value came from.
  */
 export function checkInputProfile(
 	node: INode,
 	itemIndex: number,
 	source: unknown,
 	defaults: RawProfile,
-	name: (key: ProfileKey | undefined) => string,
+	name: (key: string | undefined) => string,
 ): IDataObject {
 	const read = new FieldReader(node, itemIndex);
 	if (typeof source !== 'object' || source === null || Array.isArray(source)) {
@@ -161,7 +167,7 @@ export function checkInputProfile(
 			`must be an object with url, query or place_id, got ${kind(source)}`,
 		);
 	}
-	const fields = source as IDataObject;
+	const fields = pickProfileKeys(read, source as IDataObject, name, 'ignoreUnrelated');
 	const raw: RawProfile = {};
 	const fromNode = new Set<ProfileKey>();
 	for (const key of PROFILE_KEYS) {

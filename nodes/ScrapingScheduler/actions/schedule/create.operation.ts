@@ -91,7 +91,7 @@ const properties: INodeProperties[] = [
 		...pairs(
 			'Query Parameters',
 			'queryParameters',
-			'Sent to the target as query parameters, for example url and callback',
+			'Sent to the target as query parameters, for example url and callback. The service needs a callback: here, or for add_bulk in each profile.',
 		),
 		displayOptions: { show: { parametersInput: ['keyValue'] } },
 	},
@@ -128,8 +128,10 @@ const properties: INodeProperties[] = [
 		displayName: 'Profiles (JSON List)',
 		name: 'bulkBody',
 		type: 'json',
-		default: '[\n  { "url": "https://www.example.com/biz/one" }\n]',
-		description: 'The add_bulk body: a list of profiles, each with url, query or place_ID',
+		default:
+			'[\n  {\n    "url": "https://www.example.com/biz/one",\n    "callback": "https://your-n8n.example.com/webhook/reviews"\n  }\n]',
+		description:
+			'The add_bulk body: a list of profiles, each with url, query or place_id and a callback (plus optional from_date, blocks, diff, external_identifier)',
 		displayOptions: { show: { service: ['rsapi'], endpoint: ['add_bulk'] } },
 	},
 ];

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkProfile } from '../../../shared/profile';
+import { checkProfileObject } from '../../../shared/profile';
 import type { FieldReader } from '../../../shared/validation';
 
 export const SERVICES = ['rsapi', 'riapi'] as const;
@@ -30,6 +30,9 @@ export interface ScheduleInput {
 	queryParams?: IDataObject;
 	body?: IDataObject | IDataObject[];
 }
+
+const CALLBACK_REQUIRED =
+	'is required: the service runs schedules of the review scraper and review index APIs only with a callback, the address that receives the results of every run';
 
 const isEmpty = (value: IDataObject | IDataObject[] | undefined) =>
 	value === undefined ||
@@ -92,29 +95,44 @@ export function buildSchedulePayload(read: FieldReader, input: ScheduleInput): I
 		}
 	}
 
-	// Rule 4: the parameters follow the target API; only the review profile API is specified.
+	// Rule 4: the parameters follow the target API; only the review profile API is specified, and
+	// its profiles are cleaned exactly as Profile → Add cleans them, since every run sends them.
 	let body = input.body;
+	let queryParams = input.queryParams;
 	if (service === 'rsapi' && endpoint === 'add') {
 		if (Array.isArray(body)) throw read.fail('Body', 'must be an object for endpoint add');
-		checkProfile(read, input.queryParams ?? {}, (key) => `Query Parameters "${key}"`);
+		queryParams = checkProfileObject(read, queryParams ?? {}, (key) => `Query Parameters "${key}"`);
+		if (!queryParams.callback) throw read.fail('Query Parameters "callback"', CALLBACK_REQUIRED);
 	}
 	if (service === 'rsapi' && endpoint === 'add_bulk') {
 		if (!Array.isArray(body) || body.length === 0) {
 			throw read.fail('Body', 'must be a non-empty JSON list of profiles for endpoint add_bulk');
 		}
-		body = body.map((element, position) =>
-			checkProfile(read, element, (key) => `Body element ${position + 1} "${key}"`),
-		);
+		body = body.map((element, position) => {
+			const label = (key: string) => `Profiles (JSON List) element ${position + 1} "${key}"`;
+			const profile = checkProfileObject(read, element, label);
+			if (!profile.callback) throw read.fail(label('callback'), CALLBACK_REQUIRED);
+			return profile;
+		});
 	}
-	if (service === 'riapi' && Array.isArray(body)) {
-		throw read.fail('Body', `must be an object for endpoint ${endpoint}`);
+	if (service === 'riapi') {
+		if (Array.isArray(body)) throw read.fail('Body', `must be an object for endpoint ${endpoint}`);
+		const hasCallback = [input.queryParams, body].some((part) =>
+			['callback', 'callback_url'].some((key) => {
+				const value = part?.[key];
+				return typeof value === 'string' && value.trim() !== '';
+			}),
+		);
+		if (!hasCallback) {
+			throw read.fail('Query Parameters "callback" or Body "callback"', CALLBACK_REQUIRED);
+		}
 	}
 
 	const payload: IDataObject = { service, endpoint, frequency };
 	const scheduleName = read.optionalString('Schedule Name', input.scheduleName);
 	if (scheduleName) payload.schedule_name = scheduleName;
 	if (!isEmpty(input.headers)) payload.headers = input.headers;
-	if (!isEmpty(input.queryParams)) payload.query_params = input.queryParams;
+	if (!isEmpty(queryParams)) payload.query_params = queryParams;
 	if (!isEmpty(body)) payload.body = body;
 	return payload;
 }
