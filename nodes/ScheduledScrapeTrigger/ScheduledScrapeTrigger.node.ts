@@ -149,7 +149,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 				type: 'json',
 				default: '[\n  { "url": "https://www.example.com/biz/one" }\n]',
 				description:
-					'Profiles with url, query or place_ID (and optional blocks, external_identifier)',
+					'Profiles with URL, query or place_ID (and optional blocks, external_identifier)',
 				displayOptions: { show: { collect: ['profileList'] } },
 			},
 			{

@@ -88,8 +88,16 @@ export class ScrapingCallbackTrigger implements INodeType {
 				name: 'secretLocation',
 				type: 'options',
 				options: [
-					{ name: 'Query Parameter "secret"', value: 'query' },
-					{ name: 'Header "x-callback-secret"', value: 'header' },
+					{
+						name: 'Query Parameter',
+						value: 'query',
+						description: 'The secret arrives as ?secret=… in the callback URL',
+					},
+					{
+						name: 'Header',
+						value: 'header',
+						description: 'The secret arrives in the x-callback-secret header',
+					},
 				],
 				default: 'query',
 				displayOptions: { show: { requireSecret: [true] } },

@@ -129,7 +129,7 @@ const properties: INodeProperties[] = [
 		name: 'bulkBody',
 		type: 'json',
 		default: '[\n  { "url": "https://www.example.com/biz/one" }\n]',
-		description: 'The add_bulk body: a list of profiles, each with url, query or place_ID',
+		description: 'The add_bulk body: a list of profiles, each with URL, query or place_ID',
 		displayOptions: { show: { service: ['rsapi'], endpoint: ['add_bulk'] } },
 	},
 ];
