@@ -308,4 +308,7 @@ async function deleteSchedule(this: IHookFunctions, state: TriggerState): Promis
 	delete state.scheduleId;
 	delete state.secret;
 	delete state.callbackBase;
+	// The memory of the old schedule's deliveries goes with it (n8n 1.x kept it in the static data
+	// of a deactivated workflow).
+	delete state.recentDeliveries;
 }
