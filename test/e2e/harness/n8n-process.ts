@@ -238,7 +238,7 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 
 	try {
 		// n8n 1.x runs its first database migrations for minutes on a busy machine.
-		await waitReady(url, child, options.readyTimeoutMs ?? 300_000);
+		await waitReady(url, child, options.readyTimeoutMs ?? 300_000, command === 'start');
 	} catch (error) {
 		await stop();
 		throw new Error(
@@ -261,7 +261,7 @@ export function assertPackageLoaded(instance: N8nInstance, packageName: string):
 	}
 }
 
-async function waitReady(url: string, child: ChildProcess, timeoutMs: number) {
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number, servesRest: boolean) {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null || child.signalCode !== null) {
@@ -269,8 +269,9 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number) {
 		}
 		try {
 			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-			// n8n 1.x reports ready before its REST routes are mounted (404 until then).
-			if (res.status === 200 && (await restMounted(url))) return;
+			// n8n 1.x reports ready before its REST routes are mounted (404 until then); workers and
+			// webhook processes serve no REST routes.
+			if (res.status === 200 && (!servesRest || (await restMounted(url)))) return;
 		} catch {
 			// not listening yet
 		}
