@@ -16,6 +16,7 @@ const compatFiles = [
 	'triggers',
 	'callbacks',
 	'redelivery',
+	'social-requests',
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
 module.exports = {
