@@ -8,6 +8,17 @@ const project = (name, extra = {}) => ({
 	...extra,
 });
 
+const compatFiles = [
+	'node-types',
+	'credentials',
+	'review-scraper',
+	'scrapers',
+	'triggers',
+	'callbacks',
+	'redelivery',
+	'social-requests',
+].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
+
 module.exports = {
 	projects: [
 		project('unit'),
@@ -27,6 +38,20 @@ module.exports = {
 				'\\.browser\\.test\\.ts$',
 				'/fault-matrix\\.test\\.ts$',
 			],
+			globals: { __N8N_E2E_MODE__: 'queue' },
+			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
+		}),
+		// The compatibility subset, run against other n8n versions (N8N_VERSION=…, see README): every
+		// node and operation, both triggers' lifecycles, Wait for Completion resumed and failed, the
+		// credential tests and Add Many's input modes.
+		project('e2e-compat', {
+			testMatch: compatFiles,
+			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
+		}),
+		project('e2e-compat-queue', {
+			testMatch: compatFiles,
 			globals: { __N8N_E2E_MODE__: 'queue' },
 			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',

@@ -2,12 +2,16 @@
 # Installs (once) the Node 24 and the pinned n8n that the e2e suite, the benches and `npm start` run.
 # Prints the n8n executable's path on stdout; everything else goes to stderr.
 # Usage: bash scripts/n8n-runtime.sh [--node-bin]   (--node-bin prints Node 24's bin folder instead)
+# N8N_VERSION=<version> installs and prints that n8n instead of the pinned one (compatibility runs);
+# each version has a cache folder of its own.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N8N_VERSION="$(tr -d '[:space:]' <"$ROOT/scripts/n8n-version")"
+N8N_VERSION="${N8N_VERSION:-$(tr -d '[:space:]' <"$ROOT/scripts/n8n-version")}"
 # linkedom 0.18.15 depends on a package this registry lacks.
-LINKEDOM_VERSION='0.18.14'
+OVERRIDES='"linkedom": "0.18.14"'
+# n8n 1.x takes xlsx from a tarball address outside the registry: use the registry's own release.
+case "$N8N_VERSION" in 1.*) OVERRIDES="$OVERRIDES, \"xlsx\": \"0.18.5\"" ;; esac
 NODE_MAJOR=24
 CACHE="$ROOT/.cache"
 NODE_DIR="$CACHE/node$NODE_MAJOR"
@@ -92,7 +96,7 @@ else
 {
 	"private": true,
 	"dependencies": { "n8n": "$N8N_VERSION" },
-	"overrides": { "linkedom": "$LINKEDOM_VERSION" }
+	"overrides": { $OVERRIDES }
 }
 JSON
 	export PATH="$NODE_BIN:$PATH"

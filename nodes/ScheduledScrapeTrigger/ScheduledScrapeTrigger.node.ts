@@ -156,7 +156,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 				type: 'json',
 				default: '[\n  { "url": "https://www.example.com/biz/one" }\n]',
 				description:
-					'Profiles with url, query or place_id (and optional from_date, blocks, diff, external_identifier); the trigger sets each callback',
+					'Profiles, each with a URL, query or place_id (keys in lowercase; optional from_date, blocks, diff, external_identifier); the trigger sets each callback',
 				displayOptions: { show: { collect: ['profileList'] } },
 			},
 			{
@@ -297,6 +297,9 @@ async function deleteSchedule(this: IHookFunctions, state: TriggerState): Promis
 	delete state.scheduleId;
 	delete state.secret;
 	delete state.callbackBase;
+	// The memory of the old schedule's deliveries goes with it (n8n 1.x kept it in the static data
+	// of a deactivated workflow).
+	delete state.recentDeliveries;
 	if (!scheduleId) return;
 	try {
 		await apiRequest.call(this, {

@@ -79,16 +79,16 @@ export class ScrapingCallbackTrigger implements INodeType {
 				type: 'options',
 				options: [
 					{
-						name: 'Query Parameter "secret"',
+						name: 'Query Parameter',
 						value: 'query',
 						description:
 							'The only place the service can carry a secret: add ?secret=… to the callback URL',
 					},
 					{
-						name: 'Header "x-callback-secret"',
+						name: 'Header',
 						value: 'header',
 						description:
-							'For other senders that can set headers. The service cannot: its deliveries would all be refused.',
+							'For other senders that can set the x-callback-secret header. The service cannot: its deliveries would all be refused.',
 					},
 				],
 				default: 'query',

@@ -17,6 +17,7 @@ import {
 	recognizePayload,
 	type Outcome,
 } from './callbackPayload';
+import { executionCustomData, requireExecutionCustomData } from './executionCustomData';
 import { redactEchoedSecrets } from './redact';
 
 /**
@@ -129,8 +130,9 @@ export function resumeCallbackUrl(this: IExecuteFunctions, itemIndex: number): s
 	// The submitted ID is kept in the execution's custom data, which n8n caps at 10 keys: claim the
 	// slot before the job is submitted, so a full store fails here and not after the job exists.
 	const key = expectedIdKey(this.getNode().id);
-	this.customData.set(key, PENDING);
-	if (this.customData.get(key) !== PENDING) {
+	const customData = requireExecutionCustomData.call(this, itemIndex);
+	customData.set(key, PENDING);
+	if (customData.get(key) !== PENDING) {
 		throw new NodeOperationError(
 			this.getNode(),
 			"Wait for Completion needs a free slot in the execution's custom data",
@@ -162,7 +164,9 @@ export async function waitForCallback(
 	const minutes = Number(
 		this.getNodeParameter('waitTimeLimit', itemIndex, DEFAULT_TIME_LIMIT_MINUTES),
 	);
-	this.customData.set(expectedIdKey(this.getNode().id), String(expectedId));
+	requireExecutionCustomData
+		.call(this, itemIndex)
+		.set(expectedIdKey(this.getNode().id), String(expectedId));
 	await this.putExecutionToWait(new Date(Date.now() + Math.max(1, minutes) * 60_000));
 }
 
@@ -175,7 +179,7 @@ export function resumeWithResults(
 	toResults: (payload: IDataObject) => IDataObject[],
 ): IWebhookResponseData {
 	const payload = this.getBodyData();
-	const expectedId = this.customData.get(expectedIdKey(this.getNode().id));
+	const expectedId = executionCustomData(this)?.get(expectedIdKey(this.getNode().id));
 	const deliveredId = payload && typeof payload === 'object' ? payloadId(payload) : undefined;
 	if (expectedId === undefined || expectedId === PENDING || deliveredId !== expectedId) {
 		this.getResponseObject()

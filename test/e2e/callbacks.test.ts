@@ -5,6 +5,7 @@ import type { DeliveryRecord, PayloadKind, Simulator } from '../../simulator/ser
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { asDelivered } from './harness/delivered';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { refusedWithoutWait } from './harness/compat';
 import { connect, currentMode, type SuiteState } from './harness/state';
 import { directSubmitter } from './harness/submit';
 import {
@@ -307,6 +308,7 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 			waitForCompletion: true,
 			waitTimeLimit: 5,
 		});
+		if (await refusedWithoutWait(client, simulator, node)) return;
 		const id = await startWaiting('e2e wait: photo search', node);
 		const waiting = await waitForExecutionStatus(client, id, 'waiting', 10_000);
 
@@ -366,6 +368,7 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 			waitForCompletion: true,
 			waitTimeLimit: 5,
 		});
+		if (await refusedWithoutWait(client, simulator, node)) return;
 		const id = await startWaiting('e2e wait: social scrape', node);
 		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
 		expect(delivery.state).toBe('delivered');

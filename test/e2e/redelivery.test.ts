@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { refusedWithoutWait } from './harness/compat';
 import { connect, type SuiteState } from './harness/state';
 import { directSubmitter } from './harness/submit';
 import {
@@ -166,6 +167,7 @@ describe('Wait for Completion: a job that ends invalid_url', () => {
 	});
 
 	it('fails the item with a message naming the job and invalid_url', async () => {
+		if (await refusedWithoutWait(client, simulator, addAndWait())) return;
 		const run = await runThroughWebhook(
 			client,
 			'e2e wait: invalid_url',
@@ -186,6 +188,7 @@ describe('Wait for Completion: a job that ends invalid_url', () => {
 	});
 
 	it('with Continue On Fail, the error item goes on to the next node', async () => {
+		if (await refusedWithoutWait(client, simulator, addAndWait())) return;
 		const next: WorkflowNode = {
 			id: randomUUID(),
 			name: 'After',
@@ -241,6 +244,7 @@ describe('Early delivery on the service retry schedule', () => {
 			},
 			{ reviewScraperApi },
 		);
+		if (await refusedWithoutWait(client, simulator, node)) return;
 		const run = await runThroughWebhook(
 			client,
 			'e2e wait: early delivery',

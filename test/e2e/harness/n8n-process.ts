@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -205,7 +205,8 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		N8N_AI_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// A 2.x module that reaches the internet; n8n 1.x refuses to start on an unknown module name.
+		...(hasModule(n8nMain, 'mcp-registry') ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 		N8N_PUBLIC_API_DISABLED: 'false',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
@@ -236,7 +237,8 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 	try {
-		await waitReady(url, child, options.readyTimeoutMs ?? 120_000);
+		// n8n 1.x runs its first database migrations for minutes on a busy machine.
+		await waitReady(url, child, options.readyTimeoutMs ?? 300_000, command === 'start');
 	} catch (error) {
 		await stop();
 		throw new Error(
@@ -259,7 +261,7 @@ export function assertPackageLoaded(instance: N8nInstance, packageName: string):
 	}
 }
 
-async function waitReady(url: string, child: ChildProcess, timeoutMs: number) {
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number, servesRest: boolean) {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null || child.signalCode !== null) {
@@ -267,11 +269,24 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number) {
 		}
 		try {
 			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-			if (res.status === 200) return;
+			// n8n 1.x reports ready before its REST routes are mounted (404 until then); workers and
+			// webhook processes serve no REST routes.
+			if (res.status === 200 && (!servesRest || (await restMounted(url)))) return;
 		} catch {
 			// not listening yet
 		}
 		await new Promise((r) => setTimeout(r, 250));
 	}
 	throw new Error(`n8n not ready at ${url} after ${timeoutMs / 1000} s`);
+}
+
+async function restMounted(url: string): Promise<boolean> {
+	const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) });
+	await res.body?.cancel();
+	return res.status !== 404;
+}
+
+/** Whether this n8n ships a backend module of that name (2.x modules live under dist/modules). */
+function hasModule(n8nMain: string, name: string): boolean {
+	return existsSync(path.join(path.dirname(n8nMain), '..', 'dist', 'modules', name));
 }

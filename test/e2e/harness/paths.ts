@@ -6,10 +6,13 @@ export const repoRoot = path.resolve(__dirname, '..', '..', '..');
 export const artifactsDir = path.join(repoRoot, 'test-artifacts');
 export const cacheDir = path.join(repoRoot, '.cache');
 
-export const n8nVersion = readFileSync(
+export const pinnedN8nVersion = readFileSync(
 	path.join(repoRoot, 'scripts', 'n8n-version'),
 	'utf8',
 ).trim();
+
+/** The n8n the suites run: the pinned one, or N8N_VERSION for a compatibility run. */
+export const n8nVersion = process.env.N8N_VERSION?.trim() || pinnedN8nVersion;
 
 export interface Runtime {
 	/** Folder holding Node 24's `node` binary. */

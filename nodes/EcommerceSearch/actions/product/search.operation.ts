@@ -223,7 +223,8 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				default: 50,
-				description: 'Max number of products the search collects, over all pages',
+				description: 'Max number of results to return',
+				hint: 'Counted over all pages',
 			},
 			{
 				displayName: 'Page',

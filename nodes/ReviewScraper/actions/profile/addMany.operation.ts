@@ -44,7 +44,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'body.profiles',
 		description:
-			'Field of the input item that holds the list of profiles (dots for nested fields, e.g. body.profiles); each element has the fields url, query, place_id, from_date, blocks, diff, callback and external_identifier',
+			'Field of the input item that holds the list of profiles (dots for nested fields, e.g. body.profiles); each element has the fields URL, query, place_id, from_date, blocks, diff, callback and external_identifier',
 		displayOptions: { show: { inputMode: ['listField'] } },
 	},
 	{

@@ -131,7 +131,7 @@ const properties: INodeProperties[] = [
 		default:
 			'[\n  {\n    "url": "https://www.example.com/biz/one",\n    "callback": "https://your-n8n.example.com/webhook/reviews"\n  }\n]',
 		description:
-			'The add_bulk body: a list of profiles, each with url, query or place_id and a callback (plus optional from_date, blocks, diff, external_identifier)',
+			'The add_bulk body: a list of profiles, each with a URL, query or place_id (keys in lowercase) and a callback (plus optional from_date, blocks, diff, external_identifier)',
 		displayOptions: { show: { service: ['rsapi'], endpoint: ['add_bulk'] } },
 	},
 ];
