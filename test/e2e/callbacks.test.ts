@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { PhotoEnvelope } from '../../simulator/schemas';
 import type { DeliveryRecord, PayloadKind, Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
-import { asDelivered } from './harness/delivered';
+import { asDelivered, deliveryMarks } from './harness/delivered';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { refusedWithoutWait } from './harness/compat';
 import { connect, currentMode, type SuiteState } from './harness/state';
@@ -107,6 +107,7 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 					id: String(delivery.ref),
 					outcome: 'completed',
 					payload: asDelivered(delivery.payload),
+					...deliveryMarks(KIND[delivery.kind], String(delivery.ref), delivery.payload),
 				},
 			});
 		}
@@ -191,6 +192,7 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 			id: scrape.request_id,
 			outcome: 'completed',
 			payload: body,
+			...deliveryMarks('socialScrape', scrape.request_id, body),
 		});
 	});
 
@@ -275,6 +277,7 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 					id: String(delivery.ref),
 					outcome: 'completed',
 					record,
+					...deliveryMarks(KIND[delivery.kind], String(delivery.ref), delivery.payload),
 				})),
 			);
 		}

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { EcommerceEnvelope, PhotoEnvelope } from '../../simulator/schemas';
 import type { Simulator } from '../../simulator/server';
+import { deliveryMarks } from './harness/delivered';
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect, type SuiteState } from './harness/state';
@@ -203,6 +204,7 @@ describe('E-commerce Search in an activated workflow', () => {
 				id: found.request_id,
 				outcome: 'completed',
 				payload: delivery.payload,
+				...deliveryMarks('productSearch', found.request_id, delivery.payload),
 			},
 		]);
 	});

@@ -1,5 +1,5 @@
 import { ReviewJobCallback, type ScheduleBody } from '../../simulator/schemas';
-import { asDelivered } from './harness/delivered';
+import { asDelivered, deliveryMarks } from './harness/delivered';
 import type { Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
@@ -177,6 +177,7 @@ describe('Scheduled Scrape Trigger in an activated workflow', () => {
 				scheduleId: schedule.schedule_id,
 				outcome: 'completed',
 				payload: asDelivered(delivery.payload),
+				...deliveryMarks('reviewJob', String(payload.job_id), delivery.payload),
 			},
 		]);
 

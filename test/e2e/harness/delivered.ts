@@ -18,3 +18,16 @@ export function asDelivered(payload: unknown): Json {
 		? { ...job, reviews: (job.reviews as Json[]).map(parseMetaData) }
 		: job;
 }
+
+/**
+ * What every trigger item adds to kind, id and outcome: the delivery's key (its digest is checked
+ * for stability by the unit and queue tests, only its shape here) and how many records it carried.
+ */
+export function deliveryMarks(kind: string, id: unknown, payload: unknown) {
+	const body = payload as Json;
+	const records = body.reviews ?? body.results;
+	return {
+		deliveryKey: expect.stringMatching(new RegExp(`^${kind}:${String(id)}:[0-9a-f]+$`)),
+		recordCount: Array.isArray(records) ? records.length : 0,
+	};
+}
