@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { ReviewJobCallback } from '../../simulator/schemas';
-import { asDelivered } from '../e2e/harness/delivered';
+import { asDelivered, deliveryMarks } from '../e2e/harness/delivered';
 import type { Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from '../e2e/harness/client';
 import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
@@ -134,6 +134,7 @@ describe('Scraping Callback Trigger in queue mode', () => {
 				id: String(jobId),
 				outcome: 'completed',
 				payload: asDelivered(delivery.payload),
+				...deliveryMarks('reviewJob', String(jobId), delivery.payload),
 			},
 		]);
 		expect(timesEnqueued(processLog(state, 'webhook'), execution.id)).toBe(1);

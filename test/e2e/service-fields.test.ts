@@ -227,6 +227,9 @@ describe('Scheduled Scrape Trigger', () => {
 		expect(second.disabled).toBe(false);
 		expect(answersFor(first.schedule_id)).toEqual([['DELETE', 400]]);
 		expect((await client.getWorkflow(id)).active).toBe(true);
+		await client.deactivate(id);
+		activated.delete(id);
+		await waitFor(() => simulator.state.schedules.size === 0);
 	});
 });
 
@@ -246,7 +249,10 @@ describe('Scraping API credential test', () => {
 			status: 'Error',
 			message: 'The API key was refused: check the key (E-Commerce Search URL answered HTTP 401)',
 		});
-		expect(simulator.requests().map((r) => [r.api, r.method, r.path])).toEqual([
+		// In queue mode a schedule deletion of the trigger test before can land here; a credential test
+		// never deletes, so only what it could have sent is compared.
+		const sent = simulator.requests().filter((r) => r.method !== 'DELETE');
+		expect(sent.map((r) => [r.api, r.method, r.path])).toEqual([
 			['ecommerce', 'GET', '/search'],
 			['ecommerce', 'GET', '/search'],
 		]);
