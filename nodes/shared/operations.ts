@@ -14,8 +14,10 @@ export type ItemOutput = IDataObject | IDataObject[];
 /** One item's request, built without sending anything, and what its answer becomes. */
 export interface PreparedItem {
 	request: Omit<ApiRequestOptions, 'itemIndex'>;
-	/** The item's output from the answer (the answer itself without it). Return All reads its
-	 * further pages here, and Wait for Completion puts the execution to wait. */
+	/**
+	 * The item's output from the answer (the answer itself without it). Return All reads its further
+	 * pages here, and Wait for Completion puts the execution to wait.
+	 */
 	toOutput?: (answer: any) => ItemOutput | Promise<ItemOutput>;
 }
 
@@ -114,6 +116,7 @@ export async function runOperation(
 		return undefined;
 	};
 
+	// Phase 1, no HTTP.
 	const toSend: Array<{ itemIndex: number; prepared: PreparedItem }> = [];
 	let badItem: ItemFailure | undefined;
 	for (let itemIndex = 0; itemIndex < items.length && !badItem; itemIndex++) {
@@ -124,6 +127,7 @@ export async function runOperation(
 		}
 	}
 
+	// Phase 2: once an item fails and the run stops, no further item is started.
 	const failures: ItemFailure[] = [];
 	let next = 0;
 	const sendNext = async () => {

@@ -193,14 +193,15 @@ export function prepareSubmission(
 	const toOutput = submission.toOutput ?? ((answer: IDataObject) => answer);
 	return {
 		request,
-		toOutput: async (answer: IDataObject | undefined) => {
-			if (!waiting) return toOutput(answer ?? {});
-			if (submission.answeredAtOnce?.(answer ?? {})) {
-				const output = toOutput(answer ?? {});
+		toOutput: async (answer: IDataObject | null | undefined) => {
+			const acknowledgement = answer ?? {};
+			if (!waiting) return toOutput(acknowledgement);
+			if (submission.answeredAtOnce?.(acknowledgement)) {
+				const output = toOutput(acknowledgement);
 				return completedResults(Array.isArray(output) ? output : [output]);
 			}
-			await waitForCallback.call(this, itemIndex, answer?.[submission.idField]);
-			return answer ?? {};
+			await waitForCallback.call(this, itemIndex, acknowledgement[submission.idField]);
+			return acknowledgement;
 		},
 	};
 }
