@@ -7,22 +7,27 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { RunStopped, SendOrder, setSendOrder } from './sendOrder';
+import { apiRequest, type ApiRequestOptions } from './transport';
 
-/** An operation that handles one input item per call; the router owns the loop. */
-export interface ItemOperation {
-	description: INodeProperties[];
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
-	/** Items handled at the same time; an operation that already sends in parallel sets 1. */
-	itemConcurrency?: number;
+export type ItemOutput = IDataObject | IDataObject[];
+
+/** One item's request, built without sending anything, and what its answer becomes. */
+export interface PreparedItem {
+	request: Omit<ApiRequestOptions, 'itemIndex'>;
+	/**
+	 * The item's output from the answer (the answer itself without it). Return All reads its further
+	 * pages here, and Wait for Completion puts the execution to wait.
+	 */
+	toOutput?: (answer: any) => ItemOutput | Promise<ItemOutput>;
 }
 
-/**
- * Items in flight at once. Like the HTTP Request node, an item does not wait for the round trip of
- * the one before it, which is what a run costs on a real network; the bound keeps a large input
- * from running into the service's rate limit.
- */
-export const ITEM_CONCURRENCY = 5;
+/** An operation on one input item at a time; `prepare` reads and checks, and sends nothing. */
+export interface ItemOperation {
+	description: INodeProperties[];
+	prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem;
+	/** Set in the router table, with `oneAtATime`. */
+	oneAtATime?: boolean;
+}
 
 /** An operation that needs all input items at once (to batch them into fewer requests). */
 export interface BatchOperation {
@@ -33,6 +38,18 @@ export interface BatchOperation {
 export type Operation = ItemOperation | BatchOperation;
 
 export type ResourceOperations = Record<string, Operation>;
+
+/**
+ * Requests in flight at once. Like the HTTP Request node, an item does not wait for the round trip
+ * of the one before it, which is what a run costs on a real network; the bound keeps a large input
+ * from running into the service's rate limit.
+ */
+export const ITEM_CONCURRENCY = 5;
+
+/** For an operation that already sends in parallel (Return All): its items go one after the other. */
+export function oneAtATime(operation: ItemOperation): ItemOperation {
+	return { ...operation, oneAtATime: true };
+}
 
 export function errorItem(
 	error: Error,
@@ -59,6 +76,29 @@ export function toNodeError(
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
+interface ItemFailure {
+	itemIndex: number;
+	error: NodeApiError | NodeOperationError;
+}
+
+async function send(
+	this: IExecuteFunctions,
+	{ request, toOutput }: PreparedItem,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const answer = await apiRequest.call(this, { ...request, itemIndex });
+	const output: ItemOutput = toOutput ? await toOutput(answer) : answer;
+	return (Array.isArray(output) ? output : [output]).map((json) => ({
+		json,
+		pairedItem: { item: itemIndex },
+	}));
+}
+
+/**
+ * Two phases: every item is prepared (no HTTP), then the prepared requests are sent through a
+ * pool. A bad item ends the preparing, so nothing after it is ever sent; the items before it are
+ * sent, as a one-by-one loop would have sent them. Output keeps the input order.
+ */
 export async function runOperation(
 	this: IExecuteFunctions,
 	operation: Operation,
@@ -67,55 +107,57 @@ export async function runOperation(
 	if ('executeBatch' in operation) return [await operation.executeBatch.call(this, items)];
 
 	const continueOnFail = this.continueOnFail();
-	const order = new SendOrder(items.length);
 	const outputs: INodeExecutionData[][] = new Array(items.length);
-	const failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }> = [];
-	let nextIndex = 0;
-	const worker = async () => {
-		while (nextIndex < items.length && (continueOnFail || failures.length === 0)) {
-			const itemIndex = nextIndex++;
+	/** An error item in the item's place, or the failure that stops the run. */
+	const fail = (itemIndex: number, error: unknown): ItemFailure | undefined => {
+		const itemError = toNodeError(this.getNode(), error, itemIndex);
+		if (!continueOnFail) return { itemIndex, error: itemError };
+		outputs[itemIndex] = [errorItem(itemError, itemIndex)];
+		return undefined;
+	};
+
+	// Phase 1, no HTTP.
+	const toSend: Array<{ itemIndex: number; prepared: PreparedItem }> = [];
+	let badItem: ItemFailure | undefined;
+	for (let itemIndex = 0; itemIndex < items.length && !badItem; itemIndex++) {
+		try {
+			toSend.push({ itemIndex, prepared: operation.prepare.call(this, itemIndex) });
+		} catch (error) {
+			badItem = fail(itemIndex, error);
+		}
+	}
+
+	// Phase 2: once an item fails and the run stops, no further item is started.
+	const failures: ItemFailure[] = [];
+	let next = 0;
+	const sendNext = async () => {
+		while (next < toSend.length && failures.length === 0) {
+			const { itemIndex, prepared } = toSend[next++];
 			try {
-				const result = await operation.execute.call(this, itemIndex);
-				outputs[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({
-					json,
-					pairedItem: { item: itemIndex },
-				}));
-				order.finished(itemIndex);
+				outputs[itemIndex] = await send.call(this, prepared, itemIndex);
 			} catch (error) {
-				if (error instanceof RunStopped) continue;
-				const itemError = toNodeError(this.getNode(), error, itemIndex);
-				if (continueOnFail) {
-					outputs[itemIndex] = [errorItem(itemError, itemIndex)];
-					order.finished(itemIndex);
-				} else {
-					failures.push({ itemIndex, error: itemError });
-					order.stopAfter(itemIndex);
-				}
+				const failure = fail(itemIndex, error);
+				if (failure) failures.push(failure);
 			}
 		}
 	};
-	const concurrency = Math.min(operation.itemConcurrency ?? ITEM_CONCURRENCY, items.length);
-	setSendOrder(this, order);
-	try {
-		await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-	} finally {
-		setSendOrder(this, undefined);
-	}
+	const poolSize = Math.min(operation.oneAtATime ? 1 : ITEM_CONCURRENCY, toSend.length);
+	await Promise.all(Array.from({ length: poolSize }, sendNext));
 
-	if (failures.length > 0) {
-		// The first failing item is what a one-by-one run would have stopped at.
-		const { itemIndex: failedIndex, error } = failures.sort((a, b) => a.itemIndex - b.itemIndex)[0];
-		const wentThrough = outputs.flatMap((done, index) =>
-			done && index > failedIndex ? [index] : [],
-		);
-		if (wentThrough.length > 0) {
-			// Running the workflow again would send these a second time, so say they went through.
-			const note = `Item${wentThrough.length > 1 ? 's' : ''} ${wentThrough.join(', ')}, already sent, went through before the run stopped.`;
-			error.description = `${error.description ?? ''} ${note}`.trim();
-		}
-		throw error;
-	}
+	// The first failing item is what a one-by-one run would have stopped at.
+	const failure = failures.sort((a, b) => a.itemIndex - b.itemIndex)[0] ?? badItem;
+	if (failure) throw withItemsAlreadySent(failure, outputs);
 	return [outputs.flat()];
+}
+
+/** Running the workflow again would send the items that went through a second time: say which. */
+function withItemsAlreadySent({ itemIndex, error }: ItemFailure, outputs: INodeExecutionData[][]) {
+	const wentThrough = outputs.flatMap((done, index) => (done && index > itemIndex ? [index] : []));
+	if (wentThrough.length > 0) {
+		const note = `Item${wentThrough.length > 1 ? 's' : ''} ${wentThrough.join(', ')}, already sent, went through before the run stopped.`;
+		error.description = `${error.description ?? ''} ${note}`.trim();
+	}
+	return error;
 }
 
 export async function routeOperation(

@@ -18,6 +18,7 @@ import {
 	type Outcome,
 } from './callbackPayload';
 import { executionCustomData, requireExecutionCustomData } from './executionCustomData';
+import type { ItemOutput, PreparedItem } from './operations';
 import { redactEchoedSecrets } from './redact';
 
 /**
@@ -168,6 +169,41 @@ export async function waitForCallback(
 		.call(this, itemIndex)
 		.set(expectedIdKey(this.getNode().id), String(expectedId));
 	await this.putExecutionToWait(new Date(Date.now() + Math.max(1, minutes) * 60_000));
+}
+
+interface Submission {
+	/** The submit request, given the callback the node fills in when it is to wait. */
+	request: (resumeUrl: string | undefined) => PreparedItem['request'];
+	/** The field of the acknowledgement that the callback will carry. */
+	idField: 'job_id' | 'request_id';
+	/** The output when the answer is final; the acknowledgement itself without it. */
+	toOutput?: (answer: IDataObject) => ItemOutput;
+	/** Whether the service answered with the results at once: then there is nothing to wait for. */
+	answeredAtOnce?: (answer: IDataObject) => boolean;
+}
+
+/** Submit, and with Wait for Completion on, put the execution to wait for the job's callback. */
+export function prepareSubmission(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	submission: Submission,
+): PreparedItem {
+	const waiting = isWaitingRequested.call(this, itemIndex);
+	const request = submission.request(waiting ? resumeCallbackUrl.call(this, itemIndex) : undefined);
+	const toOutput = submission.toOutput ?? ((answer: IDataObject) => answer);
+	return {
+		request,
+		toOutput: async (answer: IDataObject | null | undefined) => {
+			const acknowledgement = answer ?? {};
+			if (!waiting) return toOutput(acknowledgement);
+			if (submission.answeredAtOnce?.(acknowledgement)) {
+				const output = toOutput(acknowledgement);
+				return completedResults(Array.isArray(output) ? output : [output]);
+			}
+			await waitForCallback.call(this, itemIndex, acknowledgement[submission.idField]);
+			return acknowledgement;
+		},
+	};
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { routeOperation } from '../../shared/operations';
+import { oneAtATime, routeOperation } from '../../shared/operations';
 import * as photoPost from './photoPost';
 import * as socialPost from './socialPost';
 import * as videoRequest from './videoRequest';
@@ -9,7 +9,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return await routeOperation.call(this, {
 		photoPost: {
 			search: photoPost.search,
-			getResults: photoPost.getResults,
+			// Return All already reads several pages at once.
+			getResults: oneAtATime(photoPost.getResults),
 			getStatus: photoPost.getStatus,
 		},
 		socialPost: { scrape: socialPost.scrape, getResults: socialPost.getResults },

@@ -9,8 +9,11 @@ export async function scraperGet(
 	itemIndex: number,
 	qs?: IDataObject,
 ): Promise<IDataObject> {
-	return (await apiRequest.call(this, { api, method: 'GET', path, qs, itemIndex })) ?? {};
+	return asRecord(await apiRequest.call(this, { api, method: 'GET', path, qs, itemIndex }));
 }
+
+/** A scraper answers with a record; an empty body reads as an empty one. */
+export const asRecord = (answer: unknown): IDataObject => (answer ?? {}) as IDataObject;
 
 export const requestPath = (prefix: string, requestId: string) =>
 	`${prefix}/${encodeURIComponent(requestId)}`;

@@ -8,7 +8,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { waitForTurnToSend } from '../sendOrder';
 import { API_ADDRESSES, DEFAULT_REQUESTS_PER_SECOND, SECRET_FIELDS, type ApiName } from './apis';
 import {
 	isServiceFailure,
@@ -29,6 +28,7 @@ export interface ApiRequestOptions {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
+	/** The item the request is for, named in its errors. */
 	itemIndex?: number;
 }
 
@@ -166,7 +166,6 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 		itemIndex: options.itemIndex,
 	};
 	const idempotent = options.method === 'GET' || options.method === 'DELETE';
-	await waitForTurnToSend(this, options.itemIndex);
 	// Set once an attempt may have reached the service and been acted on without us seeing the answer.
 	let earlierAttemptMayHaveApplied = false;
 	let firstRefusalAt: number | undefined;

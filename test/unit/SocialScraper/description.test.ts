@@ -30,7 +30,7 @@ describe('Social Scraper description', () => {
 		});
 		for (const [resource, operations] of Object.entries(offered)) {
 			for (const operation of operations) {
-				expect(modules[resource][operation]).toHaveProperty('execute');
+				expect(modules[resource][operation]).toHaveProperty('prepare');
 			}
 		}
 	});

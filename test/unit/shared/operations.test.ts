@@ -1,65 +1,76 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	ITEM_CONCURRENCY,
+	oneAtATime,
 	runOperation,
 	type ItemOperation,
 } from '../../../nodes/shared/operations';
-import { waitForTurnToSend } from '../../../nodes/shared/sendOrder';
 import { testNode } from '../helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function contextFor(itemCount: number, continueOnFail = false) {
-	return {
-		getInputData: () => Array.from({ length: itemCount }, (_, i) => ({ json: { i } })),
-		continueOnFail: () => continueOnFail,
-		getNode: () => testNode,
-	} as unknown as IExecuteFunctions;
-}
-
 /**
- * An operation shaped like the real ones: checks its item (which may take a while or fail), then
- * waits for its turn and "sends", which takes a while.
+ * A run of `itemCount` items whose requests reach a stand-in for the service: each "sends" (is
+ * recorded) and answers after `sendMs`. No pacing, so only the router decides what is in flight.
  */
-function operation(
-	behaviour: {
-		checkMs?: (i: number) => number;
-		badItem?: number;
-		refusedAtSend?: number;
-		sendMs?: (i: number) => number;
-	},
-	itemConcurrency?: number,
+function contextFor(
+	itemCount: number,
+	continueOnFail = false,
+	sendMs: (i: number) => number = () => 5,
 ) {
 	const sent: number[] = [];
 	let inFlight = 0;
 	let peak = 0;
+	const context = {
+		getInputData: () => Array.from({ length: itemCount }, (_, i) => ({ json: { i } })),
+		continueOnFail: () => continueOnFail,
+		getNode: () => testNode,
+		getCredentials: async () => ({ baseUrl: 'http://127.0.0.1:9', requestsPerSecond: 0 }),
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
+				const i = Number((options.qs as IDataObject).i);
+				sent.push(i);
+				inFlight++;
+				peak = Math.max(peak, inFlight);
+				await sleep(sendMs(i));
+				inFlight--;
+				return { statusCode: 200, headers: {}, body: { i } };
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	return { context, sent, peak: () => peak };
+}
+
+/**
+ * An operation shaped like the real ones: prepares its item (which may fail its checks), and turns
+ * the answer into output (which may fail too, after the request went out).
+ */
+function operation(behaviour: { badItem?: number; refusedAtSend?: number; onCheck?: () => void }) {
 	const op: ItemOperation = {
 		description: [],
-		itemConcurrency,
-		async execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-			await sleep(behaviour.checkMs?.(i) ?? 0);
+		prepare(this: IExecuteFunctions, i: number) {
+			behaviour.onCheck?.();
 			if (i === behaviour.badItem) {
 				throw new NodeOperationError(testNode, `URL is not valid (item ${i})`, { itemIndex: i });
 			}
-			await waitForTurnToSend(this, i);
-			sent.push(i);
-			inFlight++;
-			peak = Math.max(peak, inFlight);
-			await sleep(behaviour.sendMs?.(i) ?? 5);
-			inFlight--;
-			if (i === behaviour.refusedAtSend) throw new Error(`Service refused item ${i}`);
-			return { i };
+			return {
+				request: { api: 'review', method: 'GET', path: '/probe', qs: { i } },
+				toOutput: (answer: IDataObject) => {
+					if (i === behaviour.refusedAtSend) throw new Error(`Service refused item ${i}`);
+					return answer;
+				},
+			};
 		},
 	};
-	return { op, sent, peak: () => peak };
+	return { op };
 }
 
 describe('the per-item loop runs items concurrently and keeps the one-by-one guarantees', () => {
 	it('keeps the output in input order, paired with its item, whatever order items finish in', async () => {
-		const { op, peak } = operation({ sendMs: (i) => (i % 3) * 7 });
-		const [output] = await runOperation.call(contextFor(12), op);
+		const { context, peak } = contextFor(12, false, (i) => (i % 3) * 7);
+		const [output] = await runOperation.call(context, operation({}).op);
 		expect(output.map((item) => [item.json.i, item.pairedItem])).toEqual(
 			Array.from({ length: 12 }, (_, i) => [i, { item: i }]),
 		);
@@ -67,29 +78,31 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 	});
 
 	it('runs one item at a time for an operation that asks for it', async () => {
-		const { op, peak } = operation({}, 1);
-		await runOperation.call(contextFor(6), op);
+		const { context, peak } = contextFor(6);
+		await runOperation.call(context, oneAtATime(operation({}).op));
 		expect(peak()).toBe(1);
 	});
 
 	it('sends nothing for an item before every earlier item has passed its checks', async () => {
-		const { op, sent } = operation({ checkMs: (i) => (i === 0 ? 40 : 0) });
-		await runOperation.call(contextFor(6), op);
+		const { context, sent } = contextFor(6);
+		const sentWhenChecked: number[] = [];
+		const { op } = operation({ onCheck: () => sentWhenChecked.push(sent.length) });
+		await runOperation.call(context, op);
+		expect(sentWhenChecked).toEqual([0, 0, 0, 0, 0, 0]);
 		expect(sent[0]).toBe(0);
 		expect([...sent].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
 	});
 
 	it('stops at a bad item: later items send nothing, earlier ones went through', async () => {
-		const { op, sent } = operation({ badItem: 2, checkMs: (i) => (i === 2 ? 20 : 0) });
-		await expect(runOperation.call(contextFor(10), op)).rejects.toThrow(
-			'URL is not valid (item 2)',
-		);
+		const { context, sent } = contextFor(10);
+		const { op } = operation({ badItem: 2 });
+		await expect(runOperation.call(context, op)).rejects.toThrow('URL is not valid (item 2)');
 		expect([...sent].sort((a, b) => a - b)).toEqual([0, 1]);
 	});
 
 	it('with Continue On Fail, gives the bad item an error item in its place and runs the rest', async () => {
-		const { op, sent } = operation({ badItem: 2 });
-		const [output] = await runOperation.call(contextFor(6, true), op);
+		const { context, sent } = contextFor(6, true);
+		const [output] = await runOperation.call(context, operation({ badItem: 2 }).op);
 		expect(output.map((item) => item.json.i ?? item.json.error)).toEqual([
 			0,
 			1,
@@ -102,8 +115,9 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 	});
 
 	it('reports the first failing item, and names the later items already sent that went through', async () => {
-		const { op } = operation({ refusedAtSend: 1, sendMs: (i) => (i === 1 ? 30 : 1) });
-		const error = await runOperation.call(contextFor(10), op).then(
+		const { context } = contextFor(10, false, (i) => (i === 1 ? 30 : 1));
+		const { op } = operation({ refusedAtSend: 1 });
+		const error = await runOperation.call(context, op).then(
 			() => undefined,
 			(e: NodeOperationError) => e,
 		);

@@ -1,14 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
-import {
-	completedResults,
-	isWaitingRequested,
-	resumeCallbackUrl,
-	waitForCallback,
-	withWaitForCompletion,
-} from '../../../shared/waitForCompletion';
+import type { PreparedItem } from '../../../shared/operations';
+import { prepareSubmission, withWaitForCompletion } from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
 import { OPERATOR_LABELS, RANGE_FILTERS, RANGE_OPERATORS } from './filters';
 import {
@@ -278,36 +272,31 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	withWaitForCompletion(properties, 'callbackUrl'),
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const parameter = (name: string, fallback: unknown = undefined) =>
 		this.getNodeParameter(name, itemIndex, fallback);
 	const additional = parameter('additionalFields', {}) as IDataObject;
-	const waiting = isWaitingRequested.call(this, itemIndex);
-	const body = buildSearchBody(new FieldReader(this.getNode(), itemIndex), {
-		keyword: parameter('keyword', ''),
-		searchUrl: parameter('searchUrl', ''),
-		sources: parameter('sources', []),
-		otherSources: parameter('otherSources', ''),
-		callbackUrl: waiting ? resumeCallbackUrl.call(this, itemIndex) : parameter('callbackUrl', ''),
-		filters: parameter('filters', {}),
-		page: additional.page,
-		perPage: additional.perPage,
-		limit: additional.limit,
-	});
-	const response = (await apiRequest.call(this, {
-		api: 'ecommerce',
-		method: 'POST',
-		path: '/search',
-		body,
-		itemIndex,
-	})) as IDataObject;
 	const output = parameter('output', 'products') as SearchOutput;
 	const includeSummary = parameter('includeSummary', false) as boolean;
-	// The service may answer with the results at once: then there is nothing to wait for.
-	if (waiting && !Array.isArray(response?.results)) {
-		await waitForCallback.call(this, itemIndex, response?.request_id);
-		return [response];
-	}
-	const items = searchOutputItems(response ?? {}, output, includeSummary);
-	return waiting ? completedResults(items) : items;
+	return prepareSubmission.call(this, itemIndex, {
+		request: (resumeUrl) => ({
+			api: 'ecommerce',
+			method: 'POST',
+			path: '/search',
+			body: buildSearchBody(new FieldReader(this.getNode(), itemIndex), {
+				keyword: parameter('keyword', ''),
+				searchUrl: parameter('searchUrl', ''),
+				sources: parameter('sources', []),
+				otherSources: parameter('otherSources', ''),
+				callbackUrl: resumeUrl ?? parameter('callbackUrl', ''),
+				filters: parameter('filters', {}),
+				page: additional.page,
+				perPage: additional.perPage,
+				limit: additional.limit,
+			}),
+		}),
+		idField: 'request_id',
+		toOutput: (answer) => searchOutputItems(answer, output, includeSummary),
+		answeredAtOnce: (answer) => Array.isArray(answer.results),
+	});
 }

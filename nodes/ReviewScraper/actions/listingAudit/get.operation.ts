@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
+import type { PreparedItem } from '../../../shared/operations';
 import { FieldReader } from '../../../shared/validation';
 import { simplifyAudit } from './simplify';
 
@@ -30,18 +30,19 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const read = new FieldReader(this.getNode(), itemIndex);
 	const jobId = read.requiredInteger('Job ID', this.getNodeParameter('jobId', itemIndex), {
 		min: 1,
 	});
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const audit = (await apiRequest.call(this, {
-		api: 'review',
-		method: 'GET',
-		path: '/api/v2/local_naps/local_nap',
-		qs: { job_id: jobId },
-		itemIndex,
-	})) as IDataObject;
-	return simplify ? simplifyAudit(audit) : audit;
+	return {
+		request: {
+			api: 'review',
+			method: 'GET',
+			path: '/api/v2/local_naps/local_nap',
+			qs: { job_id: jobId },
+		},
+		toOutput: (audit: IDataObject) => (simplify ? simplifyAudit(audit) : audit),
+	};
 }

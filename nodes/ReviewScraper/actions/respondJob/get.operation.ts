@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
+import type { PreparedItem } from '../../../shared/operations';
 import { FieldReader } from '../../../shared/validation';
 
 const properties: INodeProperties[] = [
@@ -21,15 +21,10 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const read = new FieldReader(this.getNode(), itemIndex);
 	const jobId = read.requiredInteger('Job ID', this.getNodeParameter('jobId', itemIndex), {
 		min: 1,
 	});
-	return await apiRequest.call(this, {
-		api: 'review',
-		method: 'GET',
-		path: `/api/v2/responds/jobs/${jobId}`,
-		itemIndex,
-	});
+	return { request: { api: 'review', method: 'GET', path: `/api/v2/responds/jobs/${jobId}` } };
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, returnAllOrLimit } from '../../../shared/descriptions';
-import { apiRequest } from '../../../shared/transport';
+import type { PreparedItem } from '../../../shared/operations';
 
 const properties: INodeProperties[] = [...returnAllOrLimit];
 
@@ -13,18 +13,17 @@ export const description: INodeProperties[] = updateDisplayOptions(
 
 // The spec documents no query parameters for this list, so the whole list is read and the limit
 // is applied here.
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const limit = readLimit.call(this, itemIndex);
-	const jobs = (await apiRequest.call(this, {
-		api: 'review',
-		method: 'GET',
-		path: '/api/v2/responds/jobs',
-		itemIndex,
-	})) as unknown;
-	if (!Array.isArray(jobs)) {
-		throw new NodeOperationError(this.getNode(), 'The respond job list is not a list', {
-			itemIndex,
-		});
-	}
-	return (limit === undefined ? jobs : jobs.slice(0, limit)) as IDataObject[];
+	return {
+		request: { api: 'review', method: 'GET', path: '/api/v2/responds/jobs' },
+		toOutput: (jobs: unknown) => {
+			if (!Array.isArray(jobs)) {
+				throw new NodeOperationError(this.getNode(), 'The respond job list is not a list', {
+					itemIndex,
+				});
+			}
+			return (limit === undefined ? jobs : jobs.slice(0, limit)) as IDataObject[];
+		},
+	};
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
+import type { PreparedItem } from '../../../shared/operations';
 import { FieldReader, pairsToObject, parseJsonParameter } from '../../../shared/validation';
 import { buildSchedulePayload, FREQUENCY_OPTIONS, SERVICE_OPTIONS } from './payload';
 
@@ -141,7 +141,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const read = new FieldReader(this.getNode(), itemIndex);
 	const parameter = (name: string, fallback: unknown = undefined) =>
 		this.getNodeParameter(name, itemIndex, fallback);
@@ -179,12 +179,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 					: pairsOf('body', 'Body'),
 	});
 
-	const response = (await apiRequest.call(this, {
-		api: 'scheduling',
-		method: 'POST',
-		path: '/schedules',
-		body: payload,
-		itemIndex,
-	})) as IDataObject;
-	return (response.results as IDataObject[]) ?? [];
+	return {
+		request: { api: 'scheduling', method: 'POST', path: '/schedules', body: payload },
+		toOutput: (response: IDataObject) => (response.results as IDataObject[]) ?? [],
+	};
 }

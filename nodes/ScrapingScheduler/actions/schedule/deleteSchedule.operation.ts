@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
+import type { PreparedItem } from '../../../shared/operations';
 import { readScheduleId, scheduleLocator } from './locator';
 
 export const description: INodeProperties[] = updateDisplayOptions(
@@ -9,14 +9,13 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	[scheduleLocator],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const scheduleId = readScheduleId.call(this, itemIndex);
-	const response = (await apiRequest.call(this, {
-		api: 'scheduling',
-		method: 'DELETE',
-		path: `/schedules/${scheduleId}`,
-		itemIndex,
-	})) as IDataObject;
-	const [deleted] = (response.results as IDataObject[]) ?? [];
-	return { deleted: true, schedule_id: scheduleId, ...(deleted ?? {}) };
+	return {
+		request: { api: 'scheduling', method: 'DELETE', path: `/schedules/${scheduleId}` },
+		toOutput: (response: IDataObject) => {
+			const [deleted] = (response.results as IDataObject[]) ?? [];
+			return { deleted: true, schedule_id: scheduleId, ...(deleted ?? {}) };
+		},
+	};
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, returnAllOrLimit } from '../../../shared/descriptions';
-import { apiRequest } from '../../../shared/transport';
+import type { PreparedItem } from '../../../shared/operations';
 import { FREQUENCY_OPTIONS, SERVICE_OPTIONS } from './payload';
 
 const properties: INodeProperties[] = [
@@ -48,21 +48,20 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 // The spec documents no list parameters, so filters and the limit are applied to the full list.
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const limit = readLimit.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const response = (await apiRequest.call(this, {
-		api: 'scheduling',
-		method: 'GET',
-		path: '/schedules',
-		itemIndex,
-	})) as IDataObject;
-	const schedules = ((response.results as IDataObject[]) ?? []).filter(
-		(schedule) =>
-			(filters.service === undefined || schedule.service === filters.service) &&
-			(filters.frequency === undefined || schedule.frequency === filters.frequency) &&
-			(filters.state === undefined ||
-				Boolean(schedule.disabled) === (filters.state === 'disabled')),
-	);
-	return limit === undefined ? schedules : schedules.slice(0, limit);
+	return {
+		request: { api: 'scheduling', method: 'GET', path: '/schedules' },
+		toOutput: (response: IDataObject) => {
+			const schedules = ((response.results as IDataObject[]) ?? []).filter(
+				(schedule) =>
+					(filters.service === undefined || schedule.service === filters.service) &&
+					(filters.frequency === undefined || schedule.frequency === filters.frequency) &&
+					(filters.state === undefined ||
+						Boolean(schedule.disabled) === (filters.state === 'disabled')),
+			);
+			return limit === undefined ? schedules : schedules.slice(0, limit);
+		},
+	};
 }

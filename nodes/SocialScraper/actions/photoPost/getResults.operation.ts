@@ -1,16 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { PreparedItem } from '../../../shared/operations';
 import { fetchAllPages } from '../../../shared/transport';
 import { FieldReader } from '../../../shared/validation';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { assertCompleted, postItems, totalPages } from '../results';
-import { requestPath, scraperGet } from '../scraperRequest';
+import { asRecord, requestPath, scraperGet } from '../scraperRequest';
 
 export const RETURN_ALL_PAGE_SIZE = 100;
 export const PAGE_CONCURRENCY = 8;
-// Return All already reads several pages at once: its items go one after the other.
-export const itemConcurrency = 1;
 
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
@@ -74,10 +73,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<IDataObject | IDataObject[]> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const read = new FieldReader(this.getNode(), itemIndex);
 	const requestId = readRequestId.call(this, itemIndex);
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
@@ -86,14 +82,8 @@ export async function execute(
 	const page = returnAll
 		? 1
 		: (read.optionalInteger('Page', this.getNodeParameter('page', itemIndex, 1), { min: 1 }) ?? 1);
-
-	const status = await scraperGet.call(
-		this,
-		'photo',
-		requestPath('/v1/requests', requestId),
-		itemIndex,
-	);
-	assertCompleted(this.getNode(), itemIndex, requestId, status);
+	const wholeResponse =
+		!returnAll && this.getNodeParameter('output', itemIndex, 'posts') === 'envelope';
 
 	const fetchPage = async (pageNumber: number, size: number | undefined) => {
 		const envelope = await scraperGet.call(
@@ -106,19 +96,27 @@ export async function execute(
 		assertCompleted(this.getNode(), itemIndex, requestId, envelope);
 		return envelope;
 	};
+	const readResults = async (): Promise<IDataObject | IDataObject[]> => {
+		if (returnAll) {
+			const size = perPage ?? RETURN_ALL_PAGE_SIZE;
+			return await fetchAllPages(
+				async (pageNumber) => {
+					const envelope = await fetchPage(pageNumber, size);
+					return { items: postItems(envelope, requestId), totalPages: totalPages(envelope) };
+				},
+				{ concurrency: PAGE_CONCURRENCY },
+			);
+		}
+		const envelope = await fetchPage(page, perPage);
+		return wholeResponse ? envelope : postItems(envelope, requestId);
+	};
 
-	if (returnAll) {
-		const size = perPage ?? RETURN_ALL_PAGE_SIZE;
-		return await fetchAllPages(
-			async (pageNumber) => {
-				const envelope = await fetchPage(pageNumber, size);
-				return { items: postItems(envelope, requestId), totalPages: totalPages(envelope) };
-			},
-			{ concurrency: PAGE_CONCURRENCY },
-		);
-	}
-	const envelope = await fetchPage(page, perPage);
-	return this.getNodeParameter('output', itemIndex, 'posts') === 'envelope'
-		? envelope
-		: postItems(envelope, requestId);
+	// The service asks for the status to be read before the results.
+	return {
+		request: { api: 'photo', method: 'GET', path: requestPath('/v1/requests', requestId) },
+		toOutput: async (status: unknown) => {
+			assertCompleted(this.getNode(), itemIndex, requestId, asRecord(status));
+			return await readResults();
+		},
+	};
 }

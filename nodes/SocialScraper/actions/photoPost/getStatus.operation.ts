@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { PreparedItem } from '../../../shared/operations';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
-import { requestPath, scraperGet } from '../scraperRequest';
+import { asRecord, requestPath } from '../scraperRequest';
 
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
@@ -14,7 +15,10 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const requestId = readRequestId.call(this, itemIndex);
-	return await scraperGet.call(this, 'photo', requestPath('/v1/requests', requestId), itemIndex);
+	return {
+		request: { api: 'photo', method: 'GET', path: requestPath('/v1/requests', requestId) },
+		toOutput: asRecord,
+	};
 }

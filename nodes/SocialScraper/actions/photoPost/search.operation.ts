@@ -1,13 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
-import {
-	isWaitingRequested,
-	resumeCallbackUrl,
-	waitForCallback,
-	withWaitForCompletion,
-} from '../../../shared/waitForCompletion';
+import type { PreparedItem } from '../../../shared/operations';
+import { prepareSubmission, withWaitForCompletion } from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
 import { callbackUrlField, externalIdentifierOption } from '../fields';
 import { buildPhotoSearchBody } from '../payload';
@@ -41,23 +36,19 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	withWaitForCompletion(properties, 'callbackUrl'),
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const waiting = isWaitingRequested.call(this, itemIndex);
-	const body = buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
-		keyword: this.getNodeParameter('keyword', itemIndex, ''),
-		callbackUrl: waiting
-			? resumeCallbackUrl.call(this, itemIndex)
-			: this.getNodeParameter('callbackUrl', itemIndex, ''),
-		externalIdentifier: additional.externalIdentifier,
+	return prepareSubmission.call(this, itemIndex, {
+		request: (resumeUrl) => ({
+			api: 'photo',
+			method: 'POST',
+			path: '/v1/search',
+			body: buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
+				keyword: this.getNodeParameter('keyword', itemIndex, ''),
+				callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
+				externalIdentifier: additional.externalIdentifier,
+			}),
+		}),
+		idField: 'request_id',
 	});
-	const acknowledgement = (await apiRequest.call(this, {
-		api: 'photo',
-		method: 'POST',
-		path: '/v1/search',
-		body,
-		itemIndex,
-	})) as IDataObject;
-	if (waiting) await waitForCallback.call(this, itemIndex, acknowledgement.request_id);
-	return acknowledgement;
 }

@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { PreparedItem } from '../../../shared/operations';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { assertCompleted, postItems } from '../results';
-import { requestPath, scraperGet } from '../scraperRequest';
+import { asRecord, requestPath } from '../scraperRequest';
 
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
@@ -35,19 +36,15 @@ export const description: INodeProperties[] = updateDisplayOptions(
 
 // The spec documents no status endpoint on this host, so completion is read from the result
 // envelope's own status before its results are used.
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<IDataObject | IDataObject[]> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const requestId = readRequestId.call(this, itemIndex);
-	const envelope = await scraperGet.call(
-		this,
-		'social',
-		requestPath('/v1/scrape', requestId),
-		itemIndex,
-	);
-	assertCompleted(this.getNode(), itemIndex, requestId, envelope);
-	return this.getNodeParameter('output', itemIndex, 'posts') === 'envelope'
-		? envelope
-		: postItems(envelope, requestId);
+	const output = this.getNodeParameter('output', itemIndex, 'posts');
+	return {
+		request: { api: 'social', method: 'GET', path: requestPath('/v1/scrape', requestId) },
+		toOutput: (answer: unknown) => {
+			const envelope = asRecord(answer);
+			assertCompleted(this.getNode(), itemIndex, requestId, envelope);
+			return output === 'envelope' ? envelope : postItems(envelope, requestId);
+		},
+	};
 }

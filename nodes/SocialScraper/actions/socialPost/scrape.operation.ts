@@ -1,13 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
-import {
-	isWaitingRequested,
-	resumeCallbackUrl,
-	waitForCallback,
-	withWaitForCompletion,
-} from '../../../shared/waitForCompletion';
+import type { PreparedItem } from '../../../shared/operations';
+import { prepareSubmission, withWaitForCompletion } from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
 import { callbackUrlField, externalIdentifierOption } from '../fields';
 import { buildScrapeBody } from '../payload';
@@ -50,24 +45,20 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	withWaitForCompletion(properties, 'callbackUrl'),
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const waiting = isWaitingRequested.call(this, itemIndex);
-	const body = buildScrapeBody(new FieldReader(this.getNode(), itemIndex), {
-		url: this.getNodeParameter('url', itemIndex, ''),
-		callbackUrl: waiting
-			? resumeCallbackUrl.call(this, itemIndex)
-			: this.getNodeParameter('callbackUrl', itemIndex, ''),
-		getComments: additional.getComments,
-		externalIdentifier: additional.externalIdentifier,
+	return prepareSubmission.call(this, itemIndex, {
+		request: (resumeUrl) => ({
+			api: 'social',
+			method: 'POST',
+			path: '/v1/scrape',
+			body: buildScrapeBody(new FieldReader(this.getNode(), itemIndex), {
+				url: this.getNodeParameter('url', itemIndex, ''),
+				callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
+				getComments: additional.getComments,
+				externalIdentifier: additional.externalIdentifier,
+			}),
+		}),
+		idField: 'request_id',
 	});
-	const acknowledgement = (await apiRequest.call(this, {
-		api: 'social',
-		method: 'POST',
-		path: '/v1/scrape',
-		body,
-		itemIndex,
-	})) as IDataObject;
-	if (waiting) await waitForCallback.call(this, itemIndex, acknowledgement.request_id);
-	return acknowledgement;
 }
