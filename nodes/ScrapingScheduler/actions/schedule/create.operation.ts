@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { frequencyField, SERVICE_OPTIONS } from '../../../shared/schedule/fields';
+import { buildSchedulePayload } from '../../../shared/schedule/payload';
 import { apiRequest } from '../../../shared/transport';
 import { FieldReader, pairsToObject, parseJsonParameter } from '../../../shared/validation';
-import { buildSchedulePayload, FREQUENCY_OPTIONS, SERVICE_OPTIONS } from './payload';
 
 const pairs = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -56,13 +57,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'profiles',
 	},
-	{
-		displayName: 'Frequency',
-		name: 'frequency',
-		type: 'options',
-		options: FREQUENCY_OPTIONS,
-		default: 'daily',
-	},
+	frequencyField,
 	{
 		displayName: 'Schedule Name',
 		name: 'scheduleName',

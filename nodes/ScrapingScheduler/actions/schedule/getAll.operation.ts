@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, returnAllOrLimit } from '../../../shared/descriptions';
+import { frequencyField, SERVICE_OPTIONS } from '../../../shared/schedule/fields';
 import { apiRequest } from '../../../shared/transport';
-import { FREQUENCY_OPTIONS, SERVICE_OPTIONS } from './payload';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -14,13 +14,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{
-				displayName: 'Frequency',
-				name: 'frequency',
-				type: 'options',
-				options: FREQUENCY_OPTIONS,
-				default: 'daily',
-			},
+			frequencyField,
 			{
 				displayName: 'Service',
 				name: 'service',

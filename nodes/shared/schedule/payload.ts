@@ -1,25 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkProfileObject } from '../../../shared/profile';
-import type { FieldReader } from '../../../shared/validation';
+import { checkProfileObject } from '../profile';
+import type { FieldReader } from '../validation';
+import { FREQUENCIES } from './fields';
 
 export const SERVICES = ['rsapi', 'riapi'] as const;
 export const ENDPOINTS: Record<(typeof SERVICES)[number], string[]> = {
 	rsapi: ['add', 'add_bulk'],
 	riapi: ['profiles', 'reviews'],
 };
-export const FREQUENCIES = ['daily', 'weekly', 'monthly'];
-
-export const FREQUENCY_OPTIONS = [
-	{ name: 'Daily', value: 'daily' },
-	{ name: 'Weekly', value: 'weekly' },
-	{ name: 'Monthly', value: 'monthly' },
-];
-
-export const SERVICE_OPTIONS = [
-	{ name: 'Review Scraper API (Rsapi)', value: 'rsapi' },
-	{ name: 'Review Index API (Riapi)', value: 'riapi' },
-];
 
 export interface ScheduleInput {
 	service: unknown;

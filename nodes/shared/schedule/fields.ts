@@ -1,0 +1,22 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export const FREQUENCY_OPTIONS = [
+	{ name: 'Daily', value: 'daily' },
+	{ name: 'Weekly', value: 'weekly' },
+	{ name: 'Monthly', value: 'monthly' },
+];
+
+export const FREQUENCIES = FREQUENCY_OPTIONS.map(({ value }) => value);
+
+export const frequencyField: INodeProperties = {
+	displayName: 'Frequency',
+	name: 'frequency',
+	type: 'options',
+	options: FREQUENCY_OPTIONS,
+	default: 'daily',
+};
+
+export const SERVICE_OPTIONS = [
+	{ name: 'Review Scraper API (Rsapi)', value: 'rsapi' },
+	{ name: 'Review Index API (Riapi)', value: 'riapi' },
+];
