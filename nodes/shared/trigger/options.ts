@@ -7,8 +7,7 @@ export const dedupeOption: INodeProperties = {
 	name: 'dedupe',
 	type: 'boolean',
 	default: true,
-	description:
-		'Whether a delivery with the same request or job ID and the same content as one already received is acknowledged without starting the workflow (the service retries deliveries). A re-sync (same ID, new content) starts the workflow with "redelivery": "update".',
+	description: `Whether a delivery with the same request or job ID and the same content as one already received (by default the last ${DEFAULT_DEDUPE_WINDOW} are remembered) is acknowledged without starting the workflow (the service retries deliveries). A re-sync (same ID, new content) starts the workflow with "redelivery": "update".`,
 };
 
 export const completedOnlyOption: INodeProperties = {

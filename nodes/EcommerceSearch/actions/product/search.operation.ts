@@ -1,12 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	additionalFields,
-	filtersCollection,
-	limitField,
-	outputField,
-} from '../../../shared/descriptions';
+import { additionalFields, limitField, outputField } from '../../../shared/descriptions';
 import { apiRequest } from '../../../shared/transport';
 import {
 	completedResults,
@@ -16,7 +11,7 @@ import {
 	withWaitForCompletion,
 } from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
-import { OPERATOR_LABELS, RANGE_FILTERS, RANGE_OPERATORS } from './filters';
+import { productFiltersField } from './filterFields';
 import {
 	buildSearchBody,
 	COMMON_SOURCES,
@@ -31,52 +26,6 @@ const SOURCE_LABELS: Record<string, string> = {
 	ebay: 'eBay',
 	target: 'Target',
 	walmart: 'Walmart',
-};
-
-const rangeFilter = (
-	displayName: string,
-	name: string,
-	valueDescription: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true },
-	placeholder: 'Add Condition',
-	default: {},
-	description: `${valueDescription} must meet every condition. "Equal" overrides the other operators, so it cannot be combined with them.`,
-	options: [
-		{
-			displayName: 'Condition',
-			name: 'condition',
-			values: [
-				{
-					displayName: 'Operator',
-					name: 'operator',
-					type: 'options',
-					options: RANGE_OPERATORS.map((operator) => ({
-						name: OPERATOR_LABELS[operator],
-						value: operator,
-					})),
-					default: 'gte',
-				},
-				{
-					displayName: 'Value',
-					name: 'value',
-					type: 'number',
-					default: 0,
-				},
-			],
-		},
-	],
-});
-
-const RANGE_DESCRIPTIONS: Record<(typeof RANGE_FILTERS)[number]['parameter'], string> = {
-	fullPrice: 'The full price',
-	reducedPrice: 'The reduced price (products without one never match)',
-	rating: 'The rating',
-	reviewCount: 'The number of reviews',
-	boughtLastMonth: 'The number bought last month',
 };
 
 const properties: INodeProperties[] = [
@@ -137,78 +86,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	filtersCollection([
-		{
-			displayName: 'Bestseller',
-			name: 'bestseller',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to keep only bestsellers (on) or only products that are not (off)',
-		},
-		rangeFilter('Bought Last Month', 'boughtLastMonth', RANGE_DESCRIPTIONS.boughtLastMonth),
-		rangeFilter('Full Price', 'fullPrice', RANGE_DESCRIPTIONS.fullPrice),
-		{
-			displayName: 'Name Contains',
-			name: 'nameContains',
-			type: 'string',
-			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Text' },
-			default: [],
-			description: 'Keep products whose name contains this text; with several, all must appear',
-		},
-		{
-			displayName: 'Overall Pick',
-			name: 'overallPick',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to keep only "overall pick" products (on) or only products that are not (off)',
-		},
-		{
-			displayName: 'Prime',
-			name: 'prime',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to keep only Prime products (on) or only non-Prime ones (off). Applies to the products of one marketplace source only (Amazon).',
-		},
-		{
-			displayName: 'Ranking Pages',
-			name: 'rankingPages',
-			type: 'string',
-			default: '',
-			placeholder: '1, 2',
-			description:
-				'Keep products shown on these result pages: one number or several separated by commas',
-		},
-		{
-			displayName: 'Ranking Positions',
-			name: 'rankingPositions',
-			type: 'string',
-			default: '',
-			placeholder: '1, 2, 3',
-			description:
-				'Keep products shown at these positions of their page: one number or several separated by commas',
-		},
-		rangeFilter('Rating', 'rating', RANGE_DESCRIPTIONS.rating),
-		rangeFilter('Reduced Price', 'reducedPrice', RANGE_DESCRIPTIONS.reducedPrice),
-		rangeFilter('Review Count', 'reviewCount', RANGE_DESCRIPTIONS.reviewCount),
-		{
-			displayName: 'Sponsored',
-			name: 'sponsored',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to keep only sponsored products (on) or only products that are not sponsored (off)',
-		},
-		{
-			displayName: 'URL Contains',
-			name: 'urlContains',
-			type: 'string',
-			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Text' },
-			default: [],
-			description: 'Keep products whose URL contains this text; with several, all must appear',
-		},
-	]),
+	productFiltersField,
 	additionalFields([
 		{ ...limitField, hint: 'Counted over all pages' },
 		{
