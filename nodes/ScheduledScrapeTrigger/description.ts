@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { frequencyField } from '../shared/schedule/fields';
+import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/schedule/fields';
 import { dedupeOption, deliveryOptions, splitResultsOption } from '../shared/trigger/options';
 
 export const properties: INodeProperties[] = [
@@ -74,10 +74,7 @@ export const properties: INodeProperties[] = [
 		displayName: 'Review Index Endpoint',
 		name: 'reviewIndexEndpoint',
 		type: 'options',
-		options: [
-			{ name: 'Profiles', value: 'profiles' },
-			{ name: 'Reviews', value: 'reviews' },
-		],
+		options: REVIEW_INDEX_ENDPOINT_OPTIONS,
 		default: 'profiles',
 		displayOptions: { show: { collect: ['reviewIndex'] } },
 	},

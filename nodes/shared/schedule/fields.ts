@@ -20,3 +20,9 @@ export const SERVICE_OPTIONS = [
 	{ name: 'Review Scraper API (Rsapi)', value: 'rsapi' },
 	{ name: 'Review Index API (Riapi)', value: 'riapi' },
 ];
+
+/** The endpoints of the review index API a schedule can call. */
+export const REVIEW_INDEX_ENDPOINT_OPTIONS = [
+	{ name: 'Profiles', value: 'profiles' },
+	{ name: 'Reviews', value: 'reviews' },
+];

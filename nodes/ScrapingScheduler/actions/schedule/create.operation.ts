@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { frequencyField, SERVICE_OPTIONS } from '../../../shared/schedule/fields';
+import {
+	frequencyField,
+	REVIEW_INDEX_ENDPOINT_OPTIONS,
+	SERVICE_OPTIONS,
+} from '../../../shared/schedule/fields';
 import { buildSchedulePayload } from '../../../shared/schedule/payload';
 import { apiRequest } from '../../../shared/transport';
 import { FieldReader, pairsToObject, parseJsonParameter } from '../../../shared/validation';
@@ -51,10 +55,7 @@ const properties: INodeProperties[] = [
 		name: 'endpoint',
 		type: 'options',
 		displayOptions: { show: { service: ['riapi'] } },
-		options: [
-			{ name: 'Profiles', value: 'profiles' },
-			{ name: 'Reviews', value: 'reviews' },
-		],
+		options: REVIEW_INDEX_ENDPOINT_OPTIONS,
 		default: 'profiles',
 	},
 	frequencyField,
