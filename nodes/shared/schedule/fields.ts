@@ -21,6 +21,12 @@ export const SERVICE_OPTIONS = [
 	{ name: 'Review Index API (Riapi)', value: 'riapi' },
 ];
 
+/** The endpoints of the review scraper API a schedule can call. */
+export const REVIEW_SCRAPER_ENDPOINT_OPTIONS = [
+	{ name: 'Add', value: 'add', description: 'Queue one review profile' },
+	{ name: 'Add Bulk', value: 'add_bulk', description: 'Queue a list of review profiles' },
+];
+
 /** The endpoints of the review index API a schedule can call. */
 export const REVIEW_INDEX_ENDPOINT_OPTIONS = [
 	{ name: 'Profiles', value: 'profiles' },

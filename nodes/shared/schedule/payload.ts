@@ -2,12 +2,18 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { checkProfileObject } from '../profile';
 import type { FieldReader } from '../validation';
-import { FREQUENCIES } from './fields';
+import {
+	FREQUENCIES,
+	REVIEW_INDEX_ENDPOINT_OPTIONS,
+	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
+} from './fields';
 
 export const SERVICES = ['rsapi', 'riapi'] as const;
+const valuesOf = (options: Array<{ value: string }>) => options.map(({ value }) => value);
+
 export const ENDPOINTS: Record<(typeof SERVICES)[number], string[]> = {
-	rsapi: ['add', 'add_bulk'],
-	riapi: ['profiles', 'reviews'],
+	rsapi: valuesOf(REVIEW_SCRAPER_ENDPOINT_OPTIONS),
+	riapi: valuesOf(REVIEW_INDEX_ENDPOINT_OPTIONS),
 };
 
 export interface ScheduleInput {

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	frequencyField,
 	REVIEW_INDEX_ENDPOINT_OPTIONS,
+	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
 	SERVICE_OPTIONS,
 } from '../../../shared/schedule/fields';
 import { buildSchedulePayload } from '../../../shared/schedule/payload';
@@ -44,10 +45,7 @@ const properties: INodeProperties[] = [
 		name: 'endpoint',
 		type: 'options',
 		displayOptions: { show: { service: ['rsapi'] } },
-		options: [
-			{ name: 'Add', value: 'add', description: 'Queue one review profile' },
-			{ name: 'Add Bulk', value: 'add_bulk', description: 'Queue a list of review profiles' },
-		],
+		options: REVIEW_SCRAPER_ENDPOINT_OPTIONS,
 		default: 'add',
 	},
 	{
