@@ -9,25 +9,23 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
-import { receiveDelivery } from '../shared/delivery';
-import { toNodeError } from '../shared/operations';
-import { secretsMatch } from '../shared/secret';
 import { scrapingApiTest } from '../shared/credentialTest';
+import { toNodeError } from '../shared/operations';
 import { apiRequest } from '../shared/transport';
+import { receiveDelivery } from '../shared/trigger/delivery';
+import { readDeliveryOptions } from '../shared/trigger/options';
+import type { DeliveryMemory } from '../shared/trigger/recentDeliveries';
+import { withSecretQuery } from '../shared/trigger/secret';
+import { deliveryWebhook } from '../shared/trigger/webhook';
 import { FieldReader } from '../shared/validation';
+import { properties } from './description';
 import { schedulePayloadFor, type TriggerSettings } from './schedulePlan';
-import { FREQUENCY_OPTIONS } from '../ScrapingScheduler/actions/schedule/payload';
 
-interface TriggerState {
+interface TriggerState extends DeliveryMemory {
 	scheduleId?: number;
 	secret?: string;
 	callbackBase?: string;
-	recentDeliveries?: unknown[];
 }
-
-const DEDUPE_WINDOW = 1000;
-
-const SECRET_PARAMETER = 'secret';
 
 function settingsOf(context: IHookFunctions): TriggerSettings {
 	const parameter = (name: string, fallback: unknown = '') =>
@@ -76,133 +74,8 @@ export class ScheduledScrapeTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				// Without it n8n answers with the literal text "firstEntryJson" instead of the node's answer.
-				responseData: '',
-				path: 'scheduled',
-			},
-		],
-		properties: [
-			{
-				displayName:
-					'Activating the workflow creates a schedule on the service that delivers to this trigger; deactivating it deletes the schedule',
-				name: 'lifecycleNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Collect',
-				name: 'collect',
-				type: 'options',
-				options: [
-					{ name: 'One Review Profile', value: 'profile' },
-					{ name: 'A List of Review Profiles', value: 'profileList' },
-					{ name: 'Review Index Request', value: 'reviewIndex' },
-				],
-				default: 'profile',
-			},
-			{
-				displayName: 'Frequency',
-				name: 'frequency',
-				type: 'options',
-				options: FREQUENCY_OPTIONS,
-				default: 'daily',
-			},
-			{
-				displayName: 'Profile URL',
-				name: 'url',
-				type: 'string',
-				default: '',
-				description: 'Fill at least one of Profile URL, Search Query and Place ID',
-				displayOptions: { show: { collect: ['profile'] } },
-			},
-			{
-				displayName: 'Search Query',
-				name: 'query',
-				type: 'string',
-				default: '',
-				displayOptions: { show: { collect: ['profile'] } },
-			},
-			{
-				displayName: 'Place ID',
-				name: 'placeId',
-				type: 'string',
-				default: '',
-				displayOptions: { show: { collect: ['profile'] } },
-			},
-			{
-				displayName: 'Latest Reviews Count',
-				name: 'blocks',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 0 },
-				default: 0,
-				description: 'Number of latest reviews to collect each time; 0 leaves it to the service',
-				displayOptions: { show: { collect: ['profile'] } },
-			},
-			{
-				displayName: 'External Identifier',
-				name: 'externalIdentifier',
-				type: 'string',
-				default: '',
-				displayOptions: { show: { collect: ['profile'] } },
-			},
-			{
-				displayName: 'Profiles (JSON List)',
-				name: 'profiles',
-				type: 'json',
-				default: '[\n  { "url": "https://www.example.com/biz/one" }\n]',
-				description:
-					'Profiles, each with a URL, query or place_id (keys in lowercase; optional from_date, blocks, diff, external_identifier); the trigger sets each callback',
-				displayOptions: { show: { collect: ['profileList'] } },
-			},
-			{
-				displayName: 'Review Index Endpoint',
-				name: 'reviewIndexEndpoint',
-				type: 'options',
-				options: [
-					{ name: 'Profiles', value: 'profiles' },
-					{ name: 'Reviews', value: 'reviews' },
-				],
-				default: 'profiles',
-				displayOptions: { show: { collect: ['reviewIndex'] } },
-			},
-			{
-				displayName: 'Review Index Parameters (JSON)',
-				name: 'reviewIndexParameters',
-				type: 'json',
-				default: '{}',
-				description: 'Query parameters for the review index request; the service adds its API key',
-				displayOptions: { show: { collect: ['reviewIndex'] } },
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Ignore Repeated Deliveries',
-						name: 'dedupe',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether a delivery with the same ID and content as one of the last 1,000 is acknowledged without starting the workflow (the service retries deliveries). A re-sync (same ID, new content) starts the workflow with "redelivery": "update".',
-					},
-					{
-						displayName: 'Split Results',
-						name: 'splitResults',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to output one item per result instead of one item per delivery',
-					},
-				],
-			},
-		],
+		webhooks: [deliveryWebhook('scheduled')],
+		properties,
 	};
 
 	methods = { credentialTest: { scrapingApiTest } };
@@ -239,8 +112,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 				const state = this.getWorkflowStaticData('node') as TriggerState;
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const secret = randomBytes(24).toString('hex');
-				const separator = webhookUrl.includes('?') ? '&' : '?';
-				const callback = `${webhookUrl}${separator}${SECRET_PARAMETER}=${secret}`;
+				const callback = withSecretQuery(webhookUrl, secret);
 				const workflow = this.getWorkflow();
 				const body = schedulePayloadFor(
 					new FieldReader(this.getNode(), 0),
@@ -269,18 +141,11 @@ export class ScheduledScrapeTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const state = this.getWorkflowStaticData('node') as TriggerState;
-		const given = (this.getQueryData() as IDataObject)[SECRET_PARAMETER];
-		if (!state.secret || !secretsMatch(given, state.secret)) {
-			this.getResponseObject().status(401).json({ message: 'Invalid or missing callback secret' });
-			return { noWebhookResponse: true };
-		}
-		const options = this.getNodeParameter('options', {}) as IDataObject;
 		return receiveDelivery.call(this, {
+			// Before activation stored a secret, no delivery can be this trigger's.
+			secret: { expected: state.secret ?? '', location: 'query' },
 			kinds: [],
-			completedOnly: false,
-			dedupe: options.dedupe !== false,
-			dedupeWindow: DEDUPE_WINDOW,
-			splitResults: options.splitResults === true,
+			...readDeliveryOptions.call(this),
 			memory: state,
 			extraFields: { scheduleId: state.scheduleId },
 		});

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { buildSchedulePayload } from '../ScrapingScheduler/actions/schedule/payload';
+import { buildSchedulePayload } from '../shared/schedule/payload';
 import type { FieldReader } from '../shared/validation';
 import { parseJsonParameter } from '../shared/validation';
 

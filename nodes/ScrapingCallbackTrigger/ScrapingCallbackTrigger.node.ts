@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
@@ -9,13 +8,18 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { PAYLOAD_KINDS, type PayloadKind } from '../shared/callbackPayload';
-import { receiveDelivery } from '../shared/delivery';
-import type { DeliveryMemory } from '../shared/recentDeliveries';
-import { secretsMatch } from '../shared/secret';
-
-export const SECRET_HEADER = 'x-callback-secret';
-export const SECRET_QUERY_PARAMETER = 'secret';
-const DEFAULT_DEDUPE_WINDOW = 1000;
+import { receiveDelivery } from '../shared/trigger/delivery';
+import {
+	completedOnlyOption,
+	dedupeOption,
+	dedupeWindowOption,
+	deliveryOptions,
+	readDeliveryOptions,
+	splitResultsOption,
+} from '../shared/trigger/options';
+import type { DeliveryMemory } from '../shared/trigger/recentDeliveries';
+import type { SecretLocation } from '../shared/trigger/secret';
+import { deliveryWebhook } from '../shared/trigger/webhook';
 
 export class ScrapingCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,16 +34,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 		defaults: { name: 'Scraping Callback Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				// Without it n8n answers with the literal text "firstEntryJson" instead of the node's answer.
-				responseData: '',
-				path: 'callback',
-			},
-		],
+		webhooks: [deliveryWebhook('callback')],
 		properties: [
 			{
 				displayName:
@@ -94,48 +89,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 				default: 'query',
 				displayOptions: { show: { requireSecret: [true] } },
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Ignore Repeated Deliveries',
-						name: 'dedupe',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether a callback with the same request or job ID and the same content as one already received is acknowledged without starting the workflow (the service retries deliveries). A re-sync (same ID, new content) starts the workflow with "redelivery": "update".',
-					},
-					{
-						displayName: 'Only Completed Results',
-						name: 'completedOnly',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether only callbacks whose outcome is "completed" start the workflow; invalid_url and failed results are acknowledged with 200 and ignored',
-					},
-					{
-						displayName: 'Remembered Deliveries',
-						name: 'dedupeWindow',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
-						default: DEFAULT_DEDUPE_WINDOW,
-						description:
-							'How many recent deliveries (ID and content) are remembered to recognise repeats',
-					},
-					{
-						displayName: 'Split Results',
-						name: 'splitResults',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to output one item per result (per review for review jobs) instead of one item per callback',
-					},
-				],
-			},
+			deliveryOptions([dedupeOption, completedOnlyOption, dedupeWindowOption, splitResultsOption]),
 		],
 	};
 
@@ -156,28 +110,16 @@ export class ScrapingCallbackTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const response = this.getResponseObject();
-		const reject = (status: number, message: string): IWebhookResponseData => {
-			response.status(status).json({ message });
-			return { noWebhookResponse: true };
-		};
-
-		if (this.getNodeParameter('requireSecret', false) as boolean) {
-			const expected = this.getNodeParameter('secret', '') as string;
-			const given =
-				this.getNodeParameter('secretLocation', 'query') === 'header'
-					? this.getHeaderData()[SECRET_HEADER]
-					: (this.getQueryData() as IDataObject)[SECRET_QUERY_PARAMETER];
-			if (!secretsMatch(given, expected)) return reject(401, 'Invalid or missing callback secret');
-		}
-
-		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const requireSecret = this.getNodeParameter('requireSecret', false) as boolean;
 		return receiveDelivery.call(this, {
+			secret: requireSecret
+				? {
+						expected: this.getNodeParameter('secret', '') as string,
+						location: this.getNodeParameter('secretLocation', 'query') as SecretLocation,
+					}
+				: undefined,
 			kinds: this.getNodeParameter('kinds', []) as PayloadKind[],
-			completedOnly: options.completedOnly === true,
-			dedupe: options.dedupe !== false,
-			dedupeWindow: Number(options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW),
-			splitResults: options.splitResults === true,
+			...readDeliveryOptions.call(this),
 			memory: this.getWorkflowStaticData('node') as DeliveryMemory,
 		});
 	}

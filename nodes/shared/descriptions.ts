@@ -1,25 +1,48 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { FieldReader } from './validation';
 
+function collection(
+	displayName: string,
+	name: string,
+	placeholder: string,
+	options: INodeProperties[],
+): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder, default: {}, options };
+}
+
+/** Optional fields sent to the service. */
+export const additionalFields = (options: INodeProperties[]): INodeProperties =>
+	collection('Additional Fields', 'additionalFields', 'Add Field', options);
+
+/** Optional settings of the node itself. */
+export const optionsCollection = (options: INodeProperties[]): INodeProperties =>
+	collection('Options', 'options', 'Add Option', options);
+
+export const filtersCollection = (options: INodeProperties[]): INodeProperties =>
+	collection('Filters', 'filters', 'Add Filter', options);
+
+export const returnAllField: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+export const limitField: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 50,
+	description: 'Max number of results to return',
+};
+
 /** n8n's usual pair for "Get Many" operations. */
 export const returnAllOrLimit: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	returnAllField,
+	{ ...limitField, displayOptions: { show: { returnAll: [false] } } },
 ];
 
 /** The limit to apply, or undefined for Return All. */
@@ -30,4 +53,22 @@ export function readLimit(this: IExecuteFunctions, itemIndex: number): number | 
 		this.getNodeParameter('limit', itemIndex, 50),
 		{ min: 1 },
 	);
+}
+
+/**
+ * The choice between one item per record (`perRecord`, the default) and one item with the whole
+ * response (value `envelope`, described by `envelope`).
+ */
+export function outputField(
+	perRecord: INodePropertyOptions & { value: string },
+	envelope: string,
+): INodeProperties {
+	const { value } = perRecord;
+	return {
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [perRecord, { name: 'Whole Response', value: 'envelope', description: envelope }],
+		default: value,
+	};
 }

@@ -1,10 +1,11 @@
 import { isObject } from './json';
+import { SECRET_QUERY_PARAMETER } from './trigger/secret';
 
 /**
  * Query parameters that carry a secret in a callback address: the trigger's shared secret, and
  * the signature of n8n's resume URL (whoever holds it can resume the waiting execution).
  */
-const SECRET_QUERY_PARAMETERS = ['secret', 'signature'];
+const SECRET_QUERY_PARAMETERS = [SECRET_QUERY_PARAMETER, 'signature'];
 const CALLBACK_KEYS = new Set(['callback', 'callback_url', 'callbackUrl']);
 export const REDACTED = '***';
 

@@ -1,6 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isObject } from './json';
+
 export function invalidParameter(
 	node: INode,
 	itemIndex: number,
@@ -133,18 +135,15 @@ export function parseJsonParameter(
 	}
 	if (parsed === undefined || parsed === null) return undefined;
 	const isList = Array.isArray(parsed);
-	const isObject = typeof parsed === 'object' && !isList;
+	const isRecord = isObject(parsed);
 	if (
-		(expect === 'object' && !isObject) ||
+		(expect === 'object' && !isRecord) ||
 		(expect === 'list' && !isList) ||
-		(!isList && !isObject)
+		(!isList && !isRecord)
 	) {
 		throw read.fail(field, `must be a JSON ${expect}`);
 	}
-	if (
-		isList &&
-		(parsed as unknown[]).some((e) => typeof e !== 'object' || e === null || Array.isArray(e))
-	) {
+	if (isList && (parsed as unknown[]).some((element) => !isObject(element))) {
 		throw read.fail(field, 'must be a list of JSON objects');
 	}
 	return parsed as IDataObject | IDataObject[];

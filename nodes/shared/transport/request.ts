@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { isObject } from '../json';
 import { API_ADDRESSES, DEFAULT_REQUESTS_PER_SECOND, SECRET_FIELDS, type ApiName } from './apis';
 import {
 	isServiceFailure,
@@ -100,10 +101,6 @@ function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } 
 	} catch {
 		return { ok: false };
 	}
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A 429, whatever its body; or, on the review API's habit of errors in HTTP 200, its body's 429. */

@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { ScrapingCallbackTrigger } from '../../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
 import { payloadId, recognizePayload } from '../../../nodes/shared/callbackPayload';
-import { secretsMatch } from '../../../nodes/shared/secret';
+import { secretsMatch } from '../../../nodes/shared/trigger/secret';
 
 const samples: Record<string, IDataObject> = {
 	reviewJob: { job_id: 41, status: 'complete', success: true, reviews: [{ review_id: 'r1' }] },

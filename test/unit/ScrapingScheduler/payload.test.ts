@@ -1,7 +1,4 @@
-import {
-	buildSchedulePayload,
-	type ScheduleInput,
-} from '../../../nodes/ScrapingScheduler/actions/schedule/payload';
+import { buildSchedulePayload, type ScheduleInput } from '../../../nodes/shared/schedule/payload';
 import { FieldReader } from '../../../nodes/shared/validation';
 import { testNode } from '../helpers';
 

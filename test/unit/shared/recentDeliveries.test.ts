@@ -1,4 +1,4 @@
-import { contentDigest, recordDelivery } from '../../../nodes/shared/recentDeliveries';
+import { contentDigest, recordDelivery } from '../../../nodes/shared/trigger/recentDeliveries';
 
 const job = {
 	job_id: 556,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isObject } from '../../../shared/json';
 import type { FieldReader } from '../../../shared/validation';
 
 export const RANGE_OPERATORS = ['lt', 'lte', 'gt', 'gte', 'eq'] as const;
@@ -13,31 +14,124 @@ export const OPERATOR_LABELS: Record<RangeOperator, string> = {
 	eq: 'Equal',
 };
 
-/** The range filters of spec 4.2: parameter name in the node, field name at the service, label. */
-export const RANGE_FILTERS = [
-	{ parameter: 'fullPrice', field: 'full_price', label: 'Full Price' },
-	{ parameter: 'reducedPrice', field: 'reduced_price', label: 'Reduced Price' },
-	{ parameter: 'rating', field: 'rating', label: 'Rating' },
-	{ parameter: 'reviewCount', field: 'review_count', label: 'Review Count' },
-	{ parameter: 'boughtLastMonth', field: 'bought_last_month', label: 'Bought Last Month' },
+/**
+ * Every filter of spec 4.2: its parameter in the node, its field at the service, its label (in the
+ * editor and in errors) and what the editor says of it. The table's order is the order of the
+ * fields in the body.
+ */
+export const PRODUCT_FILTERS = [
+	{
+		kind: 'text',
+		parameter: 'nameContains',
+		field: 'name',
+		label: 'Name Contains',
+		description: 'Keep products whose name contains this text; with several, all must appear',
+	},
+	{
+		kind: 'text',
+		parameter: 'urlContains',
+		field: 'url',
+		label: 'URL Contains',
+		description: 'Keep products whose URL contains this text; with several, all must appear',
+	},
+	{
+		kind: 'range',
+		parameter: 'fullPrice',
+		field: 'full_price',
+		label: 'Full Price',
+		description: 'The full price',
+	},
+	{
+		kind: 'range',
+		parameter: 'reducedPrice',
+		field: 'reduced_price',
+		label: 'Reduced Price',
+		description: 'The reduced price (products without one never match)',
+	},
+	{
+		kind: 'range',
+		parameter: 'rating',
+		field: 'rating',
+		label: 'Rating',
+		description: 'The rating',
+	},
+	{
+		kind: 'range',
+		parameter: 'reviewCount',
+		field: 'review_count',
+		label: 'Review Count',
+		description: 'The number of reviews',
+	},
+	{
+		kind: 'range',
+		parameter: 'boughtLastMonth',
+		field: 'bought_last_month',
+		label: 'Bought Last Month',
+		description: 'The number bought last month',
+	},
+	{
+		kind: 'flag',
+		parameter: 'sponsored',
+		field: 'sponsored',
+		label: 'Sponsored',
+		description:
+			'Whether to keep only sponsored products (on) or only products that are not sponsored (off)',
+	},
+	{
+		kind: 'flag',
+		parameter: 'bestseller',
+		field: 'bestseller',
+		label: 'Bestseller',
+		description: 'Whether to keep only bestsellers (on) or only products that are not (off)',
+	},
+	{
+		kind: 'flag',
+		parameter: 'overallPick',
+		field: 'overall_pick',
+		label: 'Overall Pick',
+		description:
+			'Whether to keep only "overall pick" products (on) or only products that are not (off)',
+	},
+	{
+		kind: 'flag',
+		parameter: 'prime',
+		field: 'prime',
+		label: 'Prime',
+		description:
+			'Whether to keep only Prime products (on) or only non-Prime ones (off). Applies to the products of one marketplace source only (Amazon).',
+	},
+	{
+		kind: 'ranking',
+		parameter: 'rankingPages',
+		field: 'pages',
+		label: 'Ranking Pages',
+		placeholder: '1, 2',
+		description:
+			'Keep products shown on these result pages: one number or several separated by commas',
+	},
+	{
+		kind: 'ranking',
+		parameter: 'rankingPositions',
+		field: 'positions',
+		label: 'Ranking Positions',
+		placeholder: '1, 2, 3',
+		description:
+			'Keep products shown at these positions of their page: one number or several separated by commas',
+	},
 ] as const;
 
-export const FLAG_FILTERS = [
-	{ parameter: 'sponsored', field: 'sponsored', label: 'Sponsored' },
-	{ parameter: 'bestseller', field: 'bestseller', label: 'Bestseller' },
-	{ parameter: 'overallPick', field: 'overall_pick', label: 'Overall Pick' },
-	{ parameter: 'prime', field: 'prime', label: 'Prime' },
-] as const;
+export type ProductFilter = (typeof PRODUCT_FILTERS)[number];
+type FilterKind = ProductFilter['kind'];
 
-export const TEXT_FILTERS = [
-	{ parameter: 'nameContains', field: 'name', label: 'Name Contains' },
-	{ parameter: 'urlContains', field: 'url', label: 'URL Contains' },
-] as const;
+const filtersOf = <Kind extends FilterKind>(kind: Kind) =>
+	PRODUCT_FILTERS.filter(
+		(filter): filter is Extract<ProductFilter, { kind: Kind }> => filter.kind === kind,
+	);
 
-export const RANKING_FILTERS = [
-	{ parameter: 'rankingPages', field: 'pages', label: 'Ranking Pages' },
-	{ parameter: 'rankingPositions', field: 'positions', label: 'Ranking Positions' },
-] as const;
+export const TEXT_FILTERS = filtersOf('text');
+export const RANGE_FILTERS = filtersOf('range');
+export const FLAG_FILTERS = filtersOf('flag');
+export const RANKING_FILTERS = filtersOf('ranking');
 
 const isRangeOperator = (value: unknown): value is RangeOperator =>
 	(RANGE_OPERATORS as readonly unknown[]).includes(value);
@@ -139,38 +233,31 @@ export function flagValue(read: FieldReader, label: string, value: unknown): boo
 	throw read.fail(label, `must be true or false, got ${JSON.stringify(value)}`);
 }
 
+const FILTER_READERS: Record<
+	FilterKind,
+	(read: FieldReader, label: string, value: unknown) => unknown
+> = {
+	text: textValues,
+	range: (read, label, value) =>
+		buildRange(read, label, (value as IDataObject | undefined)?.condition),
+	flag: flagValue,
+	ranking: positiveIntegers,
+};
+
 /**
  * The `filters` object of spec 4.2 from the node's Filters collection. Only filters that hold a
  * value are sent; `undefined` means no filter at all, so the key is left out of the body.
  */
 export function buildFilters(read: FieldReader, input: unknown): IDataObject | undefined {
 	if (input === undefined || input === null) return undefined;
-	if (typeof input !== 'object' || Array.isArray(input)) {
-		throw read.fail('Filters', 'must be an object');
-	}
-	const source = input as IDataObject;
+	if (!isObject(input)) throw read.fail('Filters', 'must be an object');
 	const filters: IDataObject = {};
-
-	for (const { parameter, field, label } of TEXT_FILTERS) {
-		const values = textValues(read, label, source[parameter]);
-		if (values !== undefined) filters[field] = values;
-	}
-	for (const { parameter, field, label } of RANGE_FILTERS) {
-		const range = buildRange(
-			read,
-			label,
-			(source[parameter] as IDataObject | undefined)?.condition,
-		);
-		if (range !== undefined) filters[field] = range;
-	}
-	for (const { parameter, field, label } of FLAG_FILTERS) {
-		const flag = flagValue(read, label, source[parameter]);
-		if (flag !== undefined) filters[field] = flag;
-	}
 	const ranking: IDataObject = {};
-	for (const { parameter, field, label } of RANKING_FILTERS) {
-		const numbers = positiveIntegers(read, label, source[parameter]);
-		if (numbers !== undefined) ranking[field] = numbers;
+	for (const { kind, parameter, field, label } of PRODUCT_FILTERS) {
+		const sent = FILTER_READERS[kind](read, label, input[parameter]);
+		if (sent === undefined) continue;
+		if (kind === 'ranking') ranking[field] = sent;
+		else filters[field] = sent;
 	}
 	if (Object.keys(ranking).length > 0) filters.ranking = ranking;
 

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { additionalFields, limitField, outputField } from '../../../shared/descriptions';
 import type { PreparedItem } from '../../../shared/operations';
 import { prepareSubmission, withWaitForCompletion } from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
-import { OPERATOR_LABELS, RANGE_FILTERS, RANGE_OPERATORS } from './filters';
+import { productFiltersField } from './filterFields';
 import {
 	buildSearchBody,
 	COMMON_SOURCES,
@@ -19,52 +20,6 @@ const SOURCE_LABELS: Record<string, string> = {
 	ebay: 'eBay',
 	target: 'Target',
 	walmart: 'Walmart',
-};
-
-const rangeFilter = (
-	displayName: string,
-	name: string,
-	valueDescription: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true },
-	placeholder: 'Add Condition',
-	default: {},
-	description: `${valueDescription} must meet every condition. "Equal" overrides the other operators, so it cannot be combined with them.`,
-	options: [
-		{
-			displayName: 'Condition',
-			name: 'condition',
-			values: [
-				{
-					displayName: 'Operator',
-					name: 'operator',
-					type: 'options',
-					options: RANGE_OPERATORS.map((operator) => ({
-						name: OPERATOR_LABELS[operator],
-						value: operator,
-					})),
-					default: 'gte',
-				},
-				{
-					displayName: 'Value',
-					name: 'value',
-					type: 'number',
-					default: 0,
-				},
-			],
-		},
-	],
-});
-
-const RANGE_DESCRIPTIONS: Record<(typeof RANGE_FILTERS)[number]['parameter'], string> = {
-	fullPrice: 'The full price',
-	reducedPrice: 'The reduced price (products without one never match)',
-	rating: 'The rating',
-	reviewCount: 'The number of reviews',
-	boughtLastMonth: 'The number bought last month',
 };
 
 const properties: INodeProperties[] = [
@@ -125,137 +80,34 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Bestseller',
-				name: 'bestseller',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to keep only bestsellers (on) or only products that are not (off)',
-			},
-			rangeFilter('Bought Last Month', 'boughtLastMonth', RANGE_DESCRIPTIONS.boughtLastMonth),
-			rangeFilter('Full Price', 'fullPrice', RANGE_DESCRIPTIONS.fullPrice),
-			{
-				displayName: 'Name Contains',
-				name: 'nameContains',
-				type: 'string',
-				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Text' },
-				default: [],
-				description: 'Keep products whose name contains this text; with several, all must appear',
-			},
-			{
-				displayName: 'Overall Pick',
-				name: 'overallPick',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to keep only "overall pick" products (on) or only products that are not (off)',
-			},
-			{
-				displayName: 'Prime',
-				name: 'prime',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to keep only Prime products (on) or only non-Prime ones (off). Applies to the products of one marketplace source only (Amazon).',
-			},
-			{
-				displayName: 'Ranking Pages',
-				name: 'rankingPages',
-				type: 'string',
-				default: '',
-				placeholder: '1, 2',
-				description:
-					'Keep products shown on these result pages: one number or several separated by commas',
-			},
-			{
-				displayName: 'Ranking Positions',
-				name: 'rankingPositions',
-				type: 'string',
-				default: '',
-				placeholder: '1, 2, 3',
-				description:
-					'Keep products shown at these positions of their page: one number or several separated by commas',
-			},
-			rangeFilter('Rating', 'rating', RANGE_DESCRIPTIONS.rating),
-			rangeFilter('Reduced Price', 'reducedPrice', RANGE_DESCRIPTIONS.reducedPrice),
-			rangeFilter('Review Count', 'reviewCount', RANGE_DESCRIPTIONS.reviewCount),
-			{
-				displayName: 'Sponsored',
-				name: 'sponsored',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to keep only sponsored products (on) or only products that are not sponsored (off)',
-			},
-			{
-				displayName: 'URL Contains',
-				name: 'urlContains',
-				type: 'string',
-				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Text' },
-				default: [],
-				description: 'Keep products whose URL contains this text; with several, all must appear',
-			},
-		],
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Limit',
-				name: 'limit',
-				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
-				default: 50,
-				description: 'Max number of results to return',
-				hint: 'Counted over all pages',
-			},
-			{
-				displayName: 'Page',
-				name: 'page',
-				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
-				default: 1,
-				description: 'Page of results to return (the service starts at 1)',
-			},
-			{
-				displayName: 'Results per Page',
-				name: 'perPage',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PER_PAGE, numberPrecision: 0 },
-				default: 100,
-				description: `Number of products per page, at most ${MAX_PER_PAGE} (the service uses 100 when not set)`,
-			},
-		],
-	},
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		options: [
-			{
-				name: 'One Item per Product',
-				value: 'products',
-				description: "Each product with the search's request_id",
-			},
-			{
-				name: 'Whole Response',
-				value: 'envelope',
-				description: 'One item with the products, pagination, summary and credits used',
-			},
-		],
-		default: 'products',
-	},
+	productFiltersField,
+	additionalFields([
+		{ ...limitField, hint: 'Counted over all pages' },
+		{
+			displayName: 'Page',
+			name: 'page',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 1,
+			description: 'Page of results to return (the service starts at 1)',
+		},
+		{
+			displayName: 'Results per Page',
+			name: 'perPage',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PER_PAGE, numberPrecision: 0 },
+			default: 100,
+			description: `Number of products per page, at most ${MAX_PER_PAGE} (the service uses 100 when not set)`,
+		},
+	]),
+	outputField(
+		{
+			name: 'One Item per Product',
+			value: 'products',
+			description: "Each product with the search's request_id",
+		},
+		'One item with the products, pagination, summary and credits used',
+	),
 	{
 		displayName: 'Add Summary Item',
 		name: 'includeSummary',

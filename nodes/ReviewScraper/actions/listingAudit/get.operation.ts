@@ -3,18 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PreparedItem } from '../../../shared/operations';
 import { FieldReader } from '../../../shared/validation';
+import { jobIdField } from '../jobId';
 import { simplifyAudit } from './simplify';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Job ID',
-		name: 'jobId',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		required: true,
-		default: 0,
-		description: 'ID of the review profile job whose local listing audit to read',
-	},
+	jobIdField('ID of the review profile job whose local listing audit to read'),
 	{
 		displayName: 'Simplify',
 		name: 'simplify',

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isObject } from '../../../shared/json';
+
 function toNumber(value: unknown): number | null {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
 	if (typeof value === 'string' && value.trim() !== '') {
@@ -24,7 +26,7 @@ function firstPresent(entry: IDataObject, keys: string[]): IDataObject[string] {
 export function simplifySource(entry: IDataObject): IDataObject {
 	const distribution = entry.rating_distribution;
 	let ratingDistribution: IDataObject | null = null;
-	if (distribution && typeof distribution === 'object' && !Array.isArray(distribution)) {
+	if (isObject(distribution)) {
 		ratingDistribution = {};
 		for (const [label, count] of Object.entries(distribution)) {
 			ratingDistribution[label] = toNumber(count);

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsCollection } from '../../../shared/descriptions';
 import { errorItem, toNodeError } from '../../../shared/operations';
 import { apiRequest } from '../../../shared/transport';
 import { FieldReader } from '../../../shared/validation';
@@ -60,23 +61,16 @@ const properties: INodeProperties[] = [
 			? field
 			: { ...field, displayOptions: { show: { inputMode: ['defineBelow'] } } },
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 1000, numberPrecision: 0 },
-				default: DEFAULT_BATCH_SIZE,
-				description: 'Maximum number of profiles sent in one bulk request',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1000, numberPrecision: 0 },
+			default: DEFAULT_BATCH_SIZE,
+			description: 'Maximum number of profiles sent in one bulk request',
+		},
+	]),
 ];
 
 /** How the error of a stopped run names a queued profile: where it came from, its job and what it is. */

@@ -7,6 +7,7 @@ import {
 	type ProfileKey,
 	type RawProfile,
 } from '../../../shared/profile';
+import { additionalFields } from '../../../shared/descriptions';
 import { FieldReader } from '../../../shared/validation';
 
 /** The query parameters of spec 4.5, shared by Add and Add Many (Add Many reads them per item). */
@@ -50,48 +51,41 @@ export const profileFields: INodeProperties[] = [
 		description:
 			'Address that receives the reviews when the job is complete, for example the production URL of a Scraping Callback Trigger or Webhook node',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Latest Reviews Count',
-				name: 'blocks',
-				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
-				default: 10,
-				description: 'Number of latest reviews to collect',
-			},
-			{
-				displayName: 'External Identifier',
-				name: 'externalIdentifier',
-				type: 'string',
-				default: '',
-				description:
-					'Your own reference for the job, at most 255 characters (a limit of the review API); always included in the callback payload',
-			},
-			{
-				displayName: 'Only Reviews Since Job',
-				name: 'diff',
-				type: 'string',
-				default: '',
-				placeholder: '10001',
-				description:
-					'ID of a previous job: only reviews missing since that job are fetched. Empty: not sent.',
-			},
-			{
-				displayName: 'Reviews Since',
-				name: 'fromDate',
-				type: 'string',
-				default: '',
-				placeholder: 'YYYY-MM-DD',
-				description: 'Collect reviews published on or after this date',
-			},
-		],
-	},
+	additionalFields([
+		{
+			displayName: 'Latest Reviews Count',
+			name: 'blocks',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 10,
+			description: 'Number of latest reviews to collect',
+		},
+		{
+			displayName: 'External Identifier',
+			name: 'externalIdentifier',
+			type: 'string',
+			default: '',
+			description:
+				'Your own reference for the job, at most 255 characters (a limit of the review API); always included in the callback payload',
+		},
+		{
+			displayName: 'Only Reviews Since Job',
+			name: 'diff',
+			type: 'string',
+			default: '',
+			placeholder: '10001',
+			description:
+				'ID of a previous job: only reviews missing since that job are fetched. Empty: not sent.',
+		},
+		{
+			displayName: 'Reviews Since',
+			name: 'fromDate',
+			type: 'string',
+			default: '',
+			placeholder: 'YYYY-MM-DD',
+			description: 'Collect reviews published on or after this date',
+		},
+	]),
 ];
 
 const FIELD_LABELS: Record<ProfileKey, string> = {

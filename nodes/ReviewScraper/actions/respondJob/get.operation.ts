@@ -3,18 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PreparedItem } from '../../../shared/operations';
 import { FieldReader } from '../../../shared/validation';
+import { jobIdField } from '../jobId';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Job ID',
-		name: 'jobId',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		required: true,
-		default: 0,
-		description: 'ID of the respond job',
-	},
-];
+const properties: INodeProperties[] = [jobIdField('ID of the respond job')];
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['respondJob'], operation: ['get'] } },

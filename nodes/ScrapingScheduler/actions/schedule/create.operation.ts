@@ -2,8 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PreparedItem } from '../../../shared/operations';
+import {
+	frequencyField,
+	REVIEW_INDEX_ENDPOINT_OPTIONS,
+	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
+	SERVICE_OPTIONS,
+} from '../../../shared/schedule/fields';
+import { buildSchedulePayload } from '../../../shared/schedule/payload';
 import { FieldReader, pairsToObject, parseJsonParameter } from '../../../shared/validation';
-import { buildSchedulePayload, FREQUENCY_OPTIONS, SERVICE_OPTIONS } from './payload';
 
 const pairs = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -39,10 +45,7 @@ const properties: INodeProperties[] = [
 		name: 'endpoint',
 		type: 'options',
 		displayOptions: { show: { service: ['rsapi'] } },
-		options: [
-			{ name: 'Add', value: 'add', description: 'Queue one review profile' },
-			{ name: 'Add Bulk', value: 'add_bulk', description: 'Queue a list of review profiles' },
-		],
+		options: REVIEW_SCRAPER_ENDPOINT_OPTIONS,
 		default: 'add',
 	},
 	{
@@ -50,19 +53,10 @@ const properties: INodeProperties[] = [
 		name: 'endpoint',
 		type: 'options',
 		displayOptions: { show: { service: ['riapi'] } },
-		options: [
-			{ name: 'Profiles', value: 'profiles' },
-			{ name: 'Reviews', value: 'reviews' },
-		],
+		options: REVIEW_INDEX_ENDPOINT_OPTIONS,
 		default: 'profiles',
 	},
-	{
-		displayName: 'Frequency',
-		name: 'frequency',
-		type: 'options',
-		options: FREQUENCY_OPTIONS,
-		default: 'daily',
-	},
+	frequencyField,
 	{
 		displayName: 'Schedule Name',
 		name: 'scheduleName',

@@ -1,45 +1,32 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, returnAllOrLimit } from '../../../shared/descriptions';
+import { filtersCollection, readLimit, returnAllOrLimit } from '../../../shared/descriptions';
 import type { PreparedItem } from '../../../shared/operations';
-import { FREQUENCY_OPTIONS, SERVICE_OPTIONS } from './payload';
+import { frequencyField, SERVICE_OPTIONS } from '../../../shared/schedule/fields';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Frequency',
-				name: 'frequency',
-				type: 'options',
-				options: FREQUENCY_OPTIONS,
-				default: 'daily',
-			},
-			{
-				displayName: 'Service',
-				name: 'service',
-				type: 'options',
-				options: SERVICE_OPTIONS,
-				default: 'rsapi',
-			},
-			{
-				displayName: 'State',
-				name: 'state',
-				type: 'options',
-				options: [
-					{ name: 'Enabled', value: 'enabled' },
-					{ name: 'Disabled', value: 'disabled' },
-				],
-				default: 'enabled',
-			},
-		],
-	},
+	filtersCollection([
+		frequencyField,
+		{
+			displayName: 'Service',
+			name: 'service',
+			type: 'options',
+			options: SERVICE_OPTIONS,
+			default: 'rsapi',
+		},
+		{
+			displayName: 'State',
+			name: 'state',
+			type: 'options',
+			options: [
+				{ name: 'Enabled', value: 'enabled' },
+				{ name: 'Disabled', value: 'disabled' },
+			],
+			default: 'enabled',
+		},
+	]),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsCollection, outputField, returnAllField } from '../../../shared/descriptions';
 import type { PreparedItem } from '../../../shared/operations';
 import { fetchAllPages } from '../../../shared/transport';
 import { FieldReader } from '../../../shared/validation';
@@ -14,13 +15,7 @@ export const PAGE_CONCURRENCY = 8;
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
 	requestIdField('The request_id returned by Search'),
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
+	returnAllField,
 	{
 		displayName: 'Page',
 		name: 'page',
@@ -31,41 +26,26 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false] } },
 	},
 	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		options: [
+		...outputField(
 			{
 				name: 'One Item per Post',
 				value: 'posts',
 				description: 'Each post of the page with the request_id',
 			},
-			{
-				name: 'Whole Response',
-				value: 'envelope',
-				description: 'One item with the posts, summary, pagination and request metadata',
-			},
-		],
-		default: 'posts',
+			'One item with the posts, summary, pagination and request metadata',
+		),
 		displayOptions: { show: { returnAll: [false] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Results per Page',
-				name: 'perPage',
-				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
-				default: RETURN_ALL_PAGE_SIZE,
-				description: `Number of posts per page. With Return All, the pages are read ${PAGE_CONCURRENCY} at a time with ${RETURN_ALL_PAGE_SIZE} posts each unless set.`,
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Results per Page',
+			name: 'perPage',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: RETURN_ALL_PAGE_SIZE,
+			description: `Number of posts per page. With Return All, the pages are read ${PAGE_CONCURRENCY} at a time with ${RETURN_ALL_PAGE_SIZE} posts each unless set.`,
+		},
+	]),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { additionalFields } from '../../../shared/descriptions';
 import type { PreparedItem } from '../../../shared/operations';
 import { prepareSubmission, withWaitForCompletion } from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
@@ -21,14 +22,7 @@ const properties: INodeProperties[] = [
 	callbackUrlField(
 		'Address that receives the posts as a JSON POST when the search is complete, for example the production URL of a Scraping Callback Trigger or Webhook node',
 	),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [externalIdentifierOption],
-	},
+	additionalFields([externalIdentifierOption]),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { outputField } from '../../../shared/descriptions';
 import type { PreparedItem } from '../../../shared/operations';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { assertCompleted, postItems } from '../results';
@@ -9,24 +10,14 @@ import { asRecord, requestPath } from '../scraperRequest';
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
 	requestIdField('The request_id returned by Scrape'),
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		options: [
-			{
-				name: 'One Item per Post',
-				value: 'posts',
-				description: 'Each scraped post with the request_id',
-			},
-			{
-				name: 'Whole Response',
-				value: 'envelope',
-				description: 'One item with the posts, request metadata and credits used',
-			},
-		],
-		default: 'posts',
-	},
+	outputField(
+		{
+			name: 'One Item per Post',
+			value: 'posts',
+			description: 'Each scraped post with the request_id',
+		},
+		'One item with the posts, request metadata and credits used',
+	),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(

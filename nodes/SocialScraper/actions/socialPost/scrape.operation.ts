@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { additionalFields } from '../../../shared/descriptions';
 import type { PreparedItem } from '../../../shared/operations';
 import { prepareSubmission, withWaitForCompletion } from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
@@ -20,24 +21,17 @@ const properties: INodeProperties[] = [
 	callbackUrlField(
 		'Address that receives the post as a JSON POST when the scrape is complete, for example the production URL of a Scraping Callback Trigger or Webhook node',
 	),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			externalIdentifierOption,
-			{
-				displayName: 'Get Comments',
-				name: 'getComments',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to collect the post's comments too; the service offers them through a separate comments endpoint after completion",
-			},
-		],
-	},
+	additionalFields([
+		externalIdentifierOption,
+		{
+			displayName: 'Get Comments',
+			name: 'getComments',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to collect the post's comments too; the service offers them through a separate comments endpoint after completion",
+		},
+	]),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(

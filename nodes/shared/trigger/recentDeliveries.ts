@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 
+import { isObject } from '../json';
+
 // n8n 2.41 saves the static data a webhook call writes only while the workflow's static data is
 // still empty (starting the run resets its "changed" flag before it is saved), so memory is what
 // recognises repeats within a process. Static data still carries the window across restarts as far
@@ -22,10 +24,10 @@ const windows = new Map<string, DeliveryEntry[]>();
 
 function canonical(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(canonical);
-	if (value !== null && typeof value === 'object') {
+	if (isObject(value)) {
 		const sorted: Record<string, unknown> = {};
 		for (const key of Object.keys(value).sort()) {
-			sorted[key] = canonical((value as Record<string, unknown>)[key]);
+			sorted[key] = canonical(value[key]);
 		}
 		return sorted;
 	}
@@ -44,10 +46,7 @@ export function contentDigest(payload: unknown): string {
 }
 
 const isEntry = (value: unknown): value is DeliveryEntry =>
-	typeof value === 'object' &&
-	value !== null &&
-	typeof (value as DeliveryEntry).key === 'string' &&
-	typeof (value as DeliveryEntry).digest === 'string';
+	isObject(value) && typeof value.key === 'string' && typeof value.digest === 'string';
 
 /**
  * Records a delivery of `key` (kind and id) with content `digest` in the window of `scope` (a

@@ -1,25 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkProfileObject } from '../../../shared/profile';
-import type { FieldReader } from '../../../shared/validation';
+import { checkProfileObject } from '../profile';
+import type { FieldReader } from '../validation';
+import {
+	FREQUENCIES,
+	REVIEW_INDEX_ENDPOINT_OPTIONS,
+	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
+} from './fields';
 
 export const SERVICES = ['rsapi', 'riapi'] as const;
+const valuesOf = (options: Array<{ value: string }>) => options.map(({ value }) => value);
+
 export const ENDPOINTS: Record<(typeof SERVICES)[number], string[]> = {
-	rsapi: ['add', 'add_bulk'],
-	riapi: ['profiles', 'reviews'],
+	rsapi: valuesOf(REVIEW_SCRAPER_ENDPOINT_OPTIONS),
+	riapi: valuesOf(REVIEW_INDEX_ENDPOINT_OPTIONS),
 };
-export const FREQUENCIES = ['daily', 'weekly', 'monthly'];
-
-export const FREQUENCY_OPTIONS = [
-	{ name: 'Daily', value: 'daily' },
-	{ name: 'Weekly', value: 'weekly' },
-	{ name: 'Monthly', value: 'monthly' },
-];
-
-export const SERVICE_OPTIONS = [
-	{ name: 'Review Scraper API (Rsapi)', value: 'rsapi' },
-	{ name: 'Review Index API (Riapi)', value: 'riapi' },
-];
 
 export interface ScheduleInput {
 	service: unknown;

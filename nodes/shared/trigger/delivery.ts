@@ -1,44 +1,39 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import {
-	deliveryItems,
-	deliveryKey,
-	payloadId,
-	payloadOutcome,
-	recognizePayload,
-	type PayloadKind,
-} from './callbackPayload';
-import { isObject } from './json';
+import { payloadId, payloadOutcome, recognizePayload, type PayloadKind } from '../callbackPayload';
+import { isObject } from '../json';
+import { redactEchoedSecrets } from '../redact';
+import { deliveryItems, deliveryKey } from './items';
+import type { DeliveryOptions } from './options';
 import { contentDigest, screenDelivery, type DeliveryMemory } from './recentDeliveries';
-import { redactEchoedSecrets } from './redact';
+import { carriesSecret, type SecretCheck } from './secret';
+import { refuseDelivery } from './webhook';
 
-export interface DeliverySettings {
+export interface DeliverySettings extends DeliveryOptions {
+	/** What a delivery must carry; without it, any delivery is received. */
+	secret?: SecretCheck;
 	/** Kinds that start the workflow; empty means all. A payload whose kind cannot be told passes. */
 	kinds: PayloadKind[];
-	completedOnly: boolean;
-	dedupe: boolean;
-	dedupeWindow: number;
-	splitResults: boolean;
 	memory: DeliveryMemory;
 	/** Fields every item of this trigger carries besides kind, id and outcome. */
 	extraFields?: IDataObject;
 }
 
 /**
- * What both triggers do with a delivery once its secret is checked: refuse a body that is not a
- * JSON object, answer 200 to what is ignored or repeated (the service would otherwise retry it
- * for a day), and start the workflow with the delivery's items otherwise.
+ * What both triggers do with a delivery: refuse one without the secret (401) or whose body is not
+ * a non-empty JSON object (400), answer 200 to what is ignored or repeated (the service would
+ * otherwise retry it for a day), and start the workflow with the delivery's items otherwise.
  */
 export function receiveDelivery(
 	this: IWebhookFunctions,
 	settings: DeliverySettings,
 ): IWebhookResponseData {
+	if (settings.secret && !carriesSecret.call(this, settings.secret)) {
+		return refuseDelivery.call(this, 401, 'Invalid or missing callback secret');
+	}
 	const body: unknown = this.getBodyData();
 	if (!isObject(body) || Object.keys(body).length === 0) {
-		this.getResponseObject()
-			.status(400)
-			.json({ message: 'The callback body must be a JSON object' });
-		return { noWebhookResponse: true };
+		return refuseDelivery.call(this, 400, 'The callback body must be a JSON object');
 	}
 	const payload = redactEchoedSecrets(body);
 	const kind = recognizePayload(payload);

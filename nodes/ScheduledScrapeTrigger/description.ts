@@ -1,0 +1,90 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/schedule/fields';
+import { dedupeOption, deliveryOptions, splitResultsOption } from '../shared/trigger/options';
+
+export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Activating the workflow creates a schedule on the service that delivers to this trigger; deactivating it deletes the schedule',
+		name: 'lifecycleNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Collect',
+		name: 'collect',
+		type: 'options',
+		options: [
+			{ name: 'One Review Profile', value: 'profile' },
+			{ name: 'A List of Review Profiles', value: 'profileList' },
+			{ name: 'Review Index Request', value: 'reviewIndex' },
+		],
+		default: 'profile',
+	},
+	frequencyField,
+	{
+		displayName: 'Profile URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		description: 'Fill at least one of Profile URL, Search Query and Place ID',
+		displayOptions: { show: { collect: ['profile'] } },
+	},
+	{
+		displayName: 'Search Query',
+		name: 'query',
+		type: 'string',
+		default: '',
+		displayOptions: { show: { collect: ['profile'] } },
+	},
+	{
+		displayName: 'Place ID',
+		name: 'placeId',
+		type: 'string',
+		default: '',
+		displayOptions: { show: { collect: ['profile'] } },
+	},
+	{
+		displayName: 'Latest Reviews Count',
+		name: 'blocks',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description: 'Number of latest reviews to collect each time; 0 leaves it to the service',
+		displayOptions: { show: { collect: ['profile'] } },
+	},
+	{
+		displayName: 'External Identifier',
+		name: 'externalIdentifier',
+		type: 'string',
+		default: '',
+		displayOptions: { show: { collect: ['profile'] } },
+	},
+	{
+		displayName: 'Profiles (JSON List)',
+		name: 'profiles',
+		type: 'json',
+		default: '[\n  { "url": "https://www.example.com/biz/one" }\n]',
+		description:
+			'Profiles, each with a URL, query or place_id (keys in lowercase; optional from_date, blocks, diff, external_identifier); the trigger sets each callback',
+		displayOptions: { show: { collect: ['profileList'] } },
+	},
+	{
+		displayName: 'Review Index Endpoint',
+		name: 'reviewIndexEndpoint',
+		type: 'options',
+		options: REVIEW_INDEX_ENDPOINT_OPTIONS,
+		default: 'profiles',
+		displayOptions: { show: { collect: ['reviewIndex'] } },
+	},
+	{
+		displayName: 'Review Index Parameters (JSON)',
+		name: 'reviewIndexParameters',
+		type: 'json',
+		default: '{}',
+		description: 'Query parameters for the review index request; the service adds its API key',
+		displayOptions: { show: { collect: ['reviewIndex'] } },
+	},
+	deliveryOptions([dedupeOption, splitResultsOption]),
+];

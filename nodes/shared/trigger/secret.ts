@@ -1,0 +1,41 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+/**
+ * Constant-time comparison. Both sides are hashed first so that the comparison takes the same
+ * time whatever the lengths, and a wrong guess reveals nothing about the secret's length either.
+ */
+export function secretsMatch(given: unknown, expected: string): boolean {
+	if (typeof given !== 'string' || expected === '') return false;
+	const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+	return timingSafeEqual(digest(given), digest(expected));
+}
+
+export const SECRET_HEADER = 'x-callback-secret';
+export const SECRET_QUERY_PARAMETER = 'secret';
+
+export type SecretLocation = 'query' | 'header';
+
+/** What a delivery must carry to be received: the secret, and where the sender puts it. */
+export interface SecretCheck {
+	expected: string;
+	location: SecretLocation;
+}
+
+/** Whether a delivery carries the expected secret where the trigger looks for it. */
+export function carriesSecret(
+	this: IWebhookFunctions,
+	{ expected, location }: SecretCheck,
+): boolean {
+	const given =
+		location === 'header'
+			? this.getHeaderData()[SECRET_HEADER]
+			: (this.getQueryData() as IDataObject)[SECRET_QUERY_PARAMETER];
+	return secretsMatch(given, expected);
+}
+
+/** `url` with `secret` in its query, the one place the service sends back as given. */
+export function withSecretQuery(url: string, secret: string): string {
+	const separator = url.includes('?') ? '&' : '?';
+	return `${url}${separator}${SECRET_QUERY_PARAMETER}=${secret}`;
+}
