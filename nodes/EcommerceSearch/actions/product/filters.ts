@@ -13,7 +13,10 @@ export const OPERATOR_LABELS: Record<RangeOperator, string> = {
 	eq: 'Equal',
 };
 
-/** The range filters of spec 4.2: parameter name in the node, field name at the service, label. */
+/**
+ * The range filters of the spec's "E-commerce search": parameter name in the node, field name at
+ * the service, label.
+ */
 export const RANGE_FILTERS = [
 	{ parameter: 'fullPrice', field: 'full_price', label: 'Full Price' },
 	{ parameter: 'reducedPrice', field: 'reduced_price', label: 'Reduced Price' },
@@ -140,8 +143,9 @@ export function flagValue(read: FieldReader, label: string, value: unknown): boo
 }
 
 /**
- * The `filters` object of spec 4.2 from the node's Filters collection. Only filters that hold a
- * value are sent; `undefined` means no filter at all, so the key is left out of the body.
+ * The `filters` object of the spec's "E-commerce search" from the node's Filters collection. Only
+ * filters that hold a value are sent; `undefined` means no filter at all, so the key is left out of
+ * the body.
  */
 export function buildFilters(read: FieldReader, input: unknown): IDataObject | undefined {
 	if (input === undefined || input === null) return undefined;
