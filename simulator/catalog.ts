@@ -1,4 +1,7 @@
-/** The e-commerce search itself: products found, the filters of spec 4.2, limit and pagination. */
+/**
+ * The e-commerce search itself: products found, the filters of the spec's "E-commerce search",
+ * limit and pagination.
+ */
 import { generateProducts, type Product, SEARCH_PAGES } from './data';
 import {
 	ECOMMERCE_SOURCES,

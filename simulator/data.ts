@@ -138,7 +138,8 @@ export function generateAudit(jobId: number): LocalListingAuditBody {
 	const histogram = () => [1, 2, 3, 4, 5].map(() => between(random, 0, 60));
 	const [a, b, c, d, e] = histogram();
 	const [f, g, h, i, j] = histogram();
-	// The source entries deliberately disagree on field names, as the spec (2.7) says they do.
+	// The source entries deliberately disagree on field names, as the spec's "Local listing audit"
+	// says they do.
 	const sources: LocalNapSourceBody[] = [
 		{
 			company_name: company,

@@ -1,8 +1,8 @@
 /**
- * The service contract (spec/service-interface.md) written as zod schemas. Request schemas are what
- * the simulator validates; response schemas are strict where the spec lists every field, so a test
- * that parses a body also catches an unexpected field. Shapes the spec does not show are marked
- * "assumed".
+ * The service contract (`../shared/spec/service-interface.md`, beside the repository) written as
+ * zod schemas. Request schemas are what the simulator validates; response schemas are strict where
+ * the spec lists every field, so a test that parses a body also catches an unexpected field. Shapes
+ * the spec does not show are marked "assumed".
  */
 import { z } from 'zod';
 
@@ -31,11 +31,11 @@ export function isHttpUrl(value: string): boolean {
 }
 
 const httpUrl = z.string().refine(isHttpUrl, 'must be an http(s) URL');
-/** Spec 8: the 255-character limit is the review profile API's; the scrapers set none. */
+/** The spec's "Limits": the 255-character limit is the review profile API's; scrapers set none. */
 const externalIdentifier = z.string().max(255, 'must be at most 255 characters');
 const scraperExternalIdentifier = z.string();
 
-// ---------------------------------------------------------------- errors (spec 7)
+// ---------------------------------------------------------------- errors (the spec's "Errors")
 
 export const SchedulingError = z
 	.object({ status: z.literal('failed'), message: z.string(), details: z.string().nullable() })

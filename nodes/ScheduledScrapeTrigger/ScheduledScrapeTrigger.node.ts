@@ -46,9 +46,9 @@ function settingsOf(context: IHookFunctions): TriggerSettings {
 
 /**
  * Whether the service says the stored schedule does not exist or cannot be read with this key:
- * 404, 403 (spec 7: access not allowed), or a 400 whose message or details name the schedule (the
- * production service answers a bad request with 400). Either way the schedule is not this trigger's
- * to use any more.
+ * 404, 403 (the spec's "Errors": access not allowed), or a 400 whose message or details name
+ * the schedule (the production service answers a bad request with 400). Either way the schedule is
+ * not this trigger's to use any more.
  */
 function isNotFound(error: unknown, scheduleId: number): boolean {
 	if (!(error instanceof NodeApiError)) return false;

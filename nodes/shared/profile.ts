@@ -2,10 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { FieldReader } from './validation';
 
-/** Spec 8 sets this limit for review profile jobs only; the scrapers take longer identifiers. */
+/** The spec's "Limits" set this for review profile jobs only; scrapers take longer identifiers. */
 export const EXTERNAL_IDENTIFIER_MAX_LENGTH = 255;
 
-/** The parameters of a review profile job (spec 4.5), keyed as the service names them. */
+/**
+ * The parameters of a review profile job (the spec's "Review profiles and jobs"), keyed as the
+ * service names them.
+ */
 export const PROFILE_KEYS = [
 	'url',
 	'query',
@@ -60,9 +63,10 @@ export function pickProfileKeys(
 }
 
 /**
- * Checks one profile against spec 4.5 and returns what to send, empty values left out. Every way
- * a profile reaches the service (Add, Add Many, scheduled add and add_bulk) goes through here, so
- * each is cleaned the same way. `label` turns a key into the name the user sees.
+ * Checks one profile against the spec's "Review profiles and jobs" and returns what to send, empty
+ * values left out. Every way a profile reaches the service (Add, Add Many, scheduled add and
+ * add_bulk) goes through here, so each is cleaned the same way. `label` turns a key into the name
+ * the user sees.
  */
 export function checkProfile(
 	read: FieldReader,

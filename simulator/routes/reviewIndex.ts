@@ -1,9 +1,9 @@
 /**
  * Review index API ({review_index_url}), the target of `riapi` schedules. The spec names it but
  * shows none of its endpoints, so this is all assumed: POST /profiles and POST /reviews accept any
- * query and body, authenticate with the `api_key` query parameter (which is why rule 3 of 4.1
- * forbids supplying it), answer a SubmitAck and call back `callback` (query or body) with a
- * ReviewIndexCallback once complete.
+ * query and body, authenticate with the `api_key` query parameter (which is why the third rule of
+ * the spec's "Scheduling" forbids supplying it), answer a SubmitAck and call back `callback` (query
+ * or body) with a ReviewIndexCallback once complete.
  */
 import { generateReviewIndexResults } from '../data';
 import {

@@ -81,7 +81,7 @@ describe('credentials against the simulator', () => {
 });
 
 describe('Profile → Add', () => {
-	it('queues a profile with the query parameters of spec 4.5 and the token header', async () => {
+	it('queues a profile with the query parameters of spec section "Review profiles and jobs" and the token header', async () => {
 		const run = await runNode(
 			context.sim,
 			addProfile({

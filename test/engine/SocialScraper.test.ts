@@ -388,7 +388,7 @@ describe('Video Request → Get Status', () => {
 });
 
 describe('external identifiers of the scrapers', () => {
-	it("sends one longer than 255 characters: that limit is the review API's (spec 8)", async () => {
+	it('sends one longer than 255 characters: spec section "Limits" sets that for the review API only', async () => {
 		const photo = await run(
 			photoSearch({ additionalFields: { externalIdentifier: 'p'.repeat(300) } }),
 		);

@@ -33,7 +33,7 @@ const valid = {
 	query_params: { url: 'https://maps.example/p' },
 };
 
-describe('POST /schedules validation (spec 4.1 rules)', () => {
+describe('POST /schedules validation (rules of spec section "Scheduling")', () => {
 	const without = (field: string) =>
 		Object.fromEntries(Object.entries(valid).filter(([key]) => key !== field));
 

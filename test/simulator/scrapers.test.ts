@@ -155,7 +155,7 @@ describe('photo-sharing scraper', () => {
 		expect(sim.counts().photoSearches).toBe(0);
 	});
 
-	it('takes an external_identifier longer than 255 characters (spec 8 limits review jobs only)', async () => {
+	it('takes an external_identifier longer than 255 characters (spec section "Limits": review jobs only)', async () => {
 		const response = await photoSearch({
 			callback_url: 'http://127.0.0.1:9/',
 			keyword: 'x',

@@ -22,13 +22,13 @@ function requiredUrl(read: FieldReader, field: string, value: unknown, why: stri
 }
 
 function addExternalIdentifier(read: FieldReader, body: IDataObject, value: unknown): IDataObject {
-	// No length limit: spec 8 sets 255 characters for review profile jobs only.
+	// No length limit: the spec's "Limits" set 255 characters for review profile jobs only.
 	const externalIdentifier = read.optionalString('External Identifier', value);
 	if (externalIdentifier !== undefined) body.external_identifier = externalIdentifier;
 	return body;
 }
 
-/** The POST /v1/search body of the photo-sharing scraper (spec 4.4). */
+/** The POST /v1/search body of the photo-sharing scraper (the spec's "Photo-sharing scraper"). */
 export function buildPhotoSearchBody(read: FieldReader, input: PhotoSearchInput): IDataObject {
 	const keyword = read.requiredString('Keyword or Hashtag', input.keyword);
 	const callbackUrl = requiredUrl(
@@ -44,7 +44,7 @@ export function buildPhotoSearchBody(read: FieldReader, input: PhotoSearchInput)
 	);
 }
 
-/** The POST /v1/scrape body of the social-network scraper (spec 4.4a). */
+/** The POST /v1/scrape body of the social-network scraper (the spec's "Social-network scraper"). */
 export function buildScrapeBody(read: FieldReader, input: ScrapeInput): IDataObject {
 	const url = requiredUrl(read, 'Post URL', input.url, 'it is the post to scrape');
 	const callbackUrl = requiredUrl(

@@ -44,7 +44,10 @@ export function postItems(envelope: IDataObject, requestId: string): IDataObject
 	return posts.map((post) => ({ request_id: envelope.request_id ?? requestId, ...post }));
 }
 
-/** Number of result pages of a photo-search envelope (2.5); a missing count means one page. */
+/**
+ * Number of result pages of a photo-search envelope (the spec's "Photo-sharing post result"); a
+ * missing count means one page.
+ */
 export function totalPages(envelope: IDataObject): number {
 	const pagination = (envelope.pagination ?? {}) as IDataObject;
 	if (Number.isInteger(pagination.total_pages)) return pagination.total_pages as number;

@@ -33,7 +33,10 @@ const isEmpty = (value: IDataObject | IDataObject[] | undefined) =>
 	value === undefined ||
 	(Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0);
 
-/** Builds the POST /schedules body and enforces rules 1–4 of spec 4.1 before anything is sent. */
+/**
+ * Builds the POST /schedules body and enforces rules 1–4 of the spec's "Scheduling" before
+ * anything is sent.
+ */
 export function buildSchedulePayload(read: FieldReader, input: ScheduleInput): IDataObject {
 	// Rule 1: service, endpoint and frequency are required.
 	const service = read.requiredString('Service', input.service);

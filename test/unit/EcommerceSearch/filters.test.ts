@@ -24,7 +24,7 @@ function operatorCombinations(): RangeOperator[][] {
 const conditions = (operators: RangeOperator[]) =>
 	operators.map((operator, position) => ({ operator, value: 10 + position }));
 
-describe('range filters (spec 4.2)', () => {
+describe('range filters (spec section "E-commerce search")', () => {
 	const combinations = operatorCombinations();
 	const withoutEq = combinations.filter((operators) => !operators.includes('eq'));
 	const eqWithOthers = combinations.filter(

@@ -12,7 +12,7 @@ const CALLBACK = 'https://n8n.example.com/webhook/products';
 const SEARCH_URL = 'https://www.amazon.com/s?k=headphones';
 const build = (input: SearchInput) => buildSearchBody(read, { callbackUrl: CALLBACK, ...input });
 
-describe('search body (spec 4.2)', () => {
+describe('search body (spec section "E-commerce search")', () => {
 	it('sends a keyword search with only what was given', () => {
 		expect(build({ keyword: ' headphones ', sources: [], otherSources: '' })).toEqual({
 			callback: CALLBACK,

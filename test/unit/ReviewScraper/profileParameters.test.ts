@@ -10,7 +10,7 @@ function read(parameters: Record<string, unknown>, itemIndex = 0) {
 	return readProfileParameters.call(context, itemIndex);
 }
 
-describe('profile parameters (spec 4.5)', () => {
+describe('profile parameters (spec section "Review profiles and jobs")', () => {
 	it('maps the fields to the query parameter names and leaves out empty ones', () => {
 		expect(
 			read({

@@ -13,7 +13,7 @@ const build = (input: Partial<ScheduleInput>) =>
 		...input,
 	});
 
-describe('schedule payload (spec 4.1)', () => {
+describe('schedule payload (spec section "Scheduling")', () => {
 	it('builds the body with only the parts that were given', () => {
 		expect(build({ scheduleName: 'Nightly', headers: { 'x-trace': 'a' }, body: {} })).toEqual({
 			service: 'rsapi',

@@ -17,7 +17,7 @@ describe('Social Scraper description', () => {
 		});
 	});
 
-	it('offers the resources and operations of spec 4.3-4.4a, each backed by an operation module', () => {
+	it("offers the resources and operations of the spec's three scraper sections, each backed by an operation module", () => {
 		const offered: Record<string, string[]> = {};
 		for (const property of description.properties.filter((p) => p.name === 'operation')) {
 			const [resource] = property.displayOptions!.show!.resource as string[];

@@ -8,7 +8,7 @@ import { testNode } from '../helpers';
 const read = new FieldReader(testNode, 0);
 const CALLBACK = 'https://n8n.example.com/webhook/scrapes';
 
-describe('photo search body (spec 4.4)', () => {
+describe('photo search body (spec section "Photo-sharing scraper")', () => {
 	it('sends keyword and callback_url, and the external identifier when given', () => {
 		expect(buildPhotoSearchBody(read, { keyword: ' #sunset ', callbackUrl: CALLBACK })).toEqual({
 			callback_url: CALLBACK,
@@ -32,7 +32,7 @@ describe('photo search body (spec 4.4)', () => {
 	});
 });
 
-describe('social scrape body (spec 4.4a)', () => {
+describe('social scrape body (spec section "Social-network scraper")', () => {
 	const POST = 'https://social.example.com/p/1';
 
 	it('sends url and callback_url only when nothing else is given', () => {

@@ -15,9 +15,9 @@ export const OPERATOR_LABELS: Record<RangeOperator, string> = {
 };
 
 /**
- * Every filter of spec 4.2: its parameter in the node, its field at the service, its label (in the
- * editor and in errors) and what the editor says of it. The table's order is the order of the
- * fields in the body.
+ * Every filter of the spec's "E-commerce search": its parameter in the node, its field at the
+ * service, its label (in the editor and in errors) and what the editor says of it. The table's
+ * order is the order of the fields in the body.
  */
 export const PRODUCT_FILTERS = [
 	{
@@ -245,8 +245,9 @@ const FILTER_READERS: Record<
 };
 
 /**
- * The `filters` object of spec 4.2 from the node's Filters collection. Only filters that hold a
- * value are sent; `undefined` means no filter at all, so the key is left out of the body.
+ * The `filters` object of the spec's "E-commerce search" from the node's Filters collection. Only
+ * filters that hold a value are sent; `undefined` means no filter at all, so the key is left out of
+ * the body.
  */
 export function buildFilters(read: FieldReader, input: unknown): IDataObject | undefined {
 	if (input === undefined || input === null) return undefined;

@@ -31,7 +31,10 @@ function sourceNames(read: FieldReader, label: string, value: unknown): string[]
 		.filter((entry): entry is string => entry !== undefined);
 }
 
-/** Builds the POST /search body of spec 4.2; every rule is checked before anything is sent. */
+/**
+ * Builds the POST /search body of the spec's "E-commerce search"; every rule is checked before
+ * anything is sent.
+ */
 export function buildSearchBody(read: FieldReader, input: SearchInput): IDataObject {
 	const keyword = read.optionalString('Keyword', input.keyword);
 	const url = read.optionalUrl('Search Page URL', input.searchUrl);

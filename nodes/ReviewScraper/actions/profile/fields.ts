@@ -10,7 +10,10 @@ import {
 import { additionalFields } from '../../../shared/descriptions';
 import { FieldReader } from '../../../shared/validation';
 
-/** The query parameters of spec 4.5, shared by Add and Add Many (Add Many reads them per item). */
+/**
+ * The query parameters of the spec's "Review profiles and jobs", shared by Add and Add Many (Add
+ * Many reads them per item).
+ */
 export const profileFields: INodeProperties[] = [
 	{
 		displayName: 'Fill at least one of Profile URL, Search Query and Place ID',

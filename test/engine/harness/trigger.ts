@@ -1,0 +1,98 @@
+import { HookContext, WebhookContext } from 'n8n-core';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	IWebhookData,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import {
+	createAdditionalData,
+	createEnvironment,
+	createWorkflow,
+	type RunWorkflowOptions,
+	toNode,
+} from './environment';
+import { attachRequest, type ResumeRequest } from './webhookRequest';
+
+export interface TriggerHarness {
+	/** The workflow's static data, as n8n would persist it between activations. */
+	staticData: IDataObject;
+	/** Calls one of the node's webhookMethods as n8n does on activation (`isTest` for test mode). */
+	lifecycle(method: 'checkExists' | 'create' | 'delete', isTest?: boolean): Promise<boolean>;
+	webhookUrl(isTest?: boolean): string;
+	/** Calls the node's webhook() as n8n's webhook endpoint does, recording a refusal's status. */
+	receive(request: ResumeRequest): Promise<{
+		response: IWebhookResponseData;
+		status?: number;
+		body?: unknown;
+	}>;
+}
+
+/** One trigger node in a workflow that lives across calls, so static data persists like n8n's. */
+export function triggerHarness(opts: RunWorkflowOptions & { node: string }): TriggerHarness {
+	const env = createEnvironment({ ...opts, mode: opts.mode ?? 'trigger' });
+	const nodes = opts.nodes.map((spec) => toNode(spec, env));
+	const workflow = createWorkflow(env, {
+		id: 'harness-trigger-workflow',
+		name: 'Harness trigger workflow',
+		active: true,
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes,
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	});
+	const node = workflow.getNode(opts.node)!;
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const description = (nodeType.description.webhooks ?? []).find((w) => !w.restartWebhook);
+	if (!description) throw new Error(`Node "${node.name}" declares no webhook`);
+	const webhookData = (isTest: boolean): IWebhookData => ({
+		httpMethod: description.httpMethod as IHttpRequestMethods,
+		node: node.name,
+		path: String(description.path),
+		webhookDescription: description,
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: createAdditionalData(env),
+		isTest,
+	});
+	const hookContext = (isTest: boolean) =>
+		new HookContext(
+			workflow,
+			node,
+			createAdditionalData(env),
+			env.mode,
+			isTest ? 'manual' : 'activate',
+			webhookData(isTest),
+		);
+	return {
+		staticData: workflow.staticData as IDataObject,
+		webhookUrl: (isTest = false) => hookContext(isTest).getNodeWebhookUrl('default') as string,
+		lifecycle: async (method, isTest = false) => {
+			const methods = nodeType.webhookMethods?.default;
+			if (!methods?.[method])
+				throw new Error(`Node "${node.name}" has no webhookMethods.default.${method}`);
+			return await methods[method].call(hookContext(isTest));
+		},
+		receive: async (request) => {
+			const additionalData = createAdditionalData(env);
+			const answered = attachRequest(additionalData, request);
+			const context = new WebhookContext(
+				workflow,
+				node,
+				additionalData,
+				env.mode,
+				{
+					...webhookData(false),
+					workflowExecuteAdditionalData: additionalData,
+				},
+				[],
+				null,
+			);
+			const response = await nodeType.webhook!.call(context);
+			return { response, ...answered };
+		},
+	};
+}
