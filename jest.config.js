@@ -22,7 +22,11 @@ const compatFiles = [
 module.exports = {
 	projects: [
 		project('unit'),
-		project('engine', { setupFiles: ['<rootDir>/test/engine/setup-env.ts'], testTimeout: 30000 }),
+		project('engine', {
+			setupFiles: ['<rootDir>/test/engine/setup-env.ts'],
+			setupFilesAfterEnv: ['<rootDir>/test/engine/setup-retry.ts'],
+			testTimeout: 30000,
+		}),
 		project('simulator'),
 		project('package'),
 		project('e2e', {

@@ -8,7 +8,6 @@ import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.nod
 import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
 import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
 import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
-import { retryPolicy } from '../../nodes/shared/transport';
 import { createSimulator, type Simulator } from '../../simulator/server';
 import { runWorkflow, type NodeSpec } from './harness';
 
@@ -24,12 +23,10 @@ export const nodeTypes = {
 
 export const credentialTypes = [new ReviewScraperApi(), new ScrapingApi()];
 
-/** Starts a simulator for the test file and keeps retries fast; stops it after the file. */
+/** Starts a simulator for the test file; stops it after the file (fast retries: setup-retry.ts). */
 export function useSimulator(options: Parameters<typeof createSimulator>[0] = {}) {
 	const context = { sim: undefined as unknown as Simulator };
-	const savedPolicy = { ...retryPolicy };
 	beforeAll(async () => {
-		Object.assign(retryPolicy, { baseDelayMs: 5, maxDelayMs: 20 });
 		context.sim = createSimulator({
 			token: TOKEN,
 			apiKey: API_KEY,
@@ -41,7 +38,6 @@ export function useSimulator(options: Parameters<typeof createSimulator>[0] = {}
 		await context.sim.start();
 	});
 	afterAll(async () => {
-		Object.assign(retryPolicy, savedPolicy);
 		await context.sim?.stop();
 	});
 	beforeEach(() => context.sim.reset());

@@ -19,6 +19,7 @@ import {
 } from './errors';
 import { pacerFor } from './pacing';
 import { redactEchoedSecrets } from '../redact';
+import { retryPolicy } from './retryPolicy';
 
 export type RequestContext =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
@@ -32,18 +33,6 @@ export interface ApiRequestOptions {
 	/** The item the request is for, named in its errors. */
 	itemIndex?: number;
 }
-
-export const retryPolicy = {
-	maxAttempts: 4,
-	baseDelayMs: 500,
-	maxDelayMs: 10_000,
-	// A Retry-After longer than this is not waited out: the run would look hung.
-	maxRetryAfterMs: 60_000,
-	timeoutMs: 60_000,
-	// 429s do not count as attempts: a request refused for the rate is sent again until this long
-	// has passed since its first refusal (with the pauses the pacer adds, a refusal rarely repeats).
-	rateLimitBudgetMs: 180_000,
-};
 
 // Codes that prove the connection was never made, so the service cannot have seen the request.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);

@@ -2,6 +2,13 @@ import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, retryPolicy } from '../../../nodes/shared/transport';
+
+// The shipped policy is frozen; this file's copy has short pauses, and one test below narrows its
+// rate-limit budget (`retryPolicy` here is that copy).
+jest.mock('../../../nodes/shared/transport/retryPolicy', () => {
+	const actual = jest.requireActual('../../../nodes/shared/transport/retryPolicy');
+	return { retryPolicy: { ...actual.retryPolicy, baseDelayMs: 1, maxDelayMs: 5, maxAttempts: 4 } };
+});
 import { testNode } from '../helpers';
 
 type Scripted =
@@ -37,10 +44,6 @@ function contextAnswering(script: Scripted[]) {
 	};
 	return { context: context as unknown as IExecuteFunctions, sent };
 }
-
-const saved = { ...retryPolicy };
-beforeAll(() => Object.assign(retryPolicy, { baseDelayMs: 1, maxDelayMs: 5, maxAttempts: 4 }));
-afterAll(() => Object.assign(retryPolicy, saved));
 
 const tooMany = (retryAfter = '0'): Scripted => ({
 	status: 429,
@@ -169,8 +172,9 @@ describe('transport retry policy', () => {
 	});
 
 	it('retries a POST refused for the rate until the budget is spent, then names the cause', async () => {
-		const budget = retryPolicy.rateLimitBudgetMs;
-		retryPolicy.rateLimitBudgetMs = 300;
+		const policy = retryPolicy as { -readonly [K in keyof typeof retryPolicy]: number };
+		const budget = policy.rateLimitBudgetMs;
+		policy.rateLimitBudgetMs = 300;
 		try {
 			const { context, sent } = contextAnswering([{ status: 429, body: 'Too Many Requests' }]);
 			const started = Date.now();
@@ -193,7 +197,7 @@ describe('transport retry policy', () => {
 			expect(sent.length).toBeGreaterThan(retryPolicy.maxAttempts);
 			expect(Date.now() - started).toBeLessThan(2000);
 		} finally {
-			retryPolicy.rateLimitBudgetMs = budget;
+			policy.rateLimitBudgetMs = budget;
 		}
 	});
 
