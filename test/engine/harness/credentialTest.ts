@@ -14,6 +14,28 @@ import { createRunExecutionData, deepCopy, Workflow } from 'n8n-workflow';
 import { createAdditionalData, createEnvironment } from './environment';
 import { createNodeTypes } from './nodeTypes';
 
+type CredentialTestOptions = {
+	credentialTypes?: ICredentialType[];
+	baseUrl?: string;
+	nodeTypes?: INodeType[];
+};
+
+/** An environment holding only the credential under test, as n8n's credential tester builds one. */
+function credentialEnvironment(
+	credentialType: ICredentialType,
+	data: ICredentialDataDecryptedObject,
+	opts: CredentialTestOptions,
+) {
+	return createEnvironment({
+		nodes: [],
+		nodeTypes: {},
+		credentialTypes: [credentialType, ...(opts.credentialTypes ?? [])],
+		credentials: { [credentialType.name]: data },
+		mode: 'internal',
+		baseUrl: opts.baseUrl,
+	});
+}
+
 /**
  * As n8n does for a credential without `test`: the first node that names it with a `testedBy`
  * string runs that function of its `methods.credentialTest`, in n8n-core's credential test context.
@@ -21,7 +43,7 @@ import { createNodeTypes } from './nodeTypes';
 async function testCredentialByNode(
 	credentialType: ICredentialType,
 	data: ICredentialDataDecryptedObject,
-	opts: { credentialTypes?: ICredentialType[]; baseUrl?: string; nodeTypes?: INodeType[] },
+	opts: CredentialTestOptions,
 ): Promise<INodeCredentialTestResult> {
 	for (const nodeType of opts.nodeTypes ?? []) {
 		const entry = nodeType.description.credentials?.find(
@@ -30,14 +52,7 @@ async function testCredentialByNode(
 		if (!entry || typeof entry.testedBy !== 'string') continue;
 		const testFunction = nodeType.methods?.credentialTest?.[entry.testedBy];
 		if (!testFunction) continue;
-		const env = createEnvironment({
-			nodes: [],
-			nodeTypes: {},
-			credentialTypes: [credentialType, ...(opts.credentialTypes ?? [])],
-			credentials: { [credentialType.name]: data },
-			mode: 'internal',
-			baseUrl: opts.baseUrl,
-		});
+		const env = credentialEnvironment(credentialType, data, opts);
 		const context = new CredentialTestContext(createAdditionalData(env));
 		return await testFunction.call(context, {
 			id: 'temp',
@@ -57,19 +72,12 @@ async function testCredentialByNode(
 export async function testCredential(
 	credentialType: ICredentialType,
 	data: ICredentialDataDecryptedObject,
-	opts: { credentialTypes?: ICredentialType[]; baseUrl?: string; nodeTypes?: INodeType[] } = {},
+	opts: CredentialTestOptions = {},
 ): Promise<INodeCredentialTestResult> {
 	const { test } = credentialType;
 	if (!test) return await testCredentialByNode(credentialType, data, opts);
 
-	const env = createEnvironment({
-		nodes: [],
-		nodeTypes: {},
-		credentialTypes: [credentialType, ...(opts.credentialTypes ?? [])],
-		credentials: { [credentialType.name]: data },
-		mode: 'internal',
-		baseUrl: opts.baseUrl,
-	});
+	const env = credentialEnvironment(credentialType, data, opts);
 	const additionalData = createAdditionalData(env);
 	let credentialData: ICredentialDataDecryptedObject;
 	try {
