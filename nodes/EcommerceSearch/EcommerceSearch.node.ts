@@ -10,7 +10,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as product from './actions/product';
 import { router } from './actions/router';
-import { searchOutputItems, type SearchOutput } from './actions/product/payload';
+import type { SearchOutput } from './actions/product/payload';
+import { waitedProducts } from './actions/product/search.operation';
 import { callbackResumeWebhooks, resumeWithResults } from '../shared/waitForCompletion';
 import { scrapingApiTest } from '../shared/credentialTest';
 
@@ -20,7 +21,8 @@ export class EcommerceSearch implements INodeType {
 		name: 'ecommerceSearch',
 		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Search products across e-commerce sources by keyword or search-page URL, with filters and pagination',
@@ -53,8 +55,6 @@ export class EcommerceSearch implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const output = this.getNodeParameter('output', 'products') as SearchOutput;
 		const includeSummary = this.getNodeParameter('includeSummary', false) as boolean;
-		return resumeWithResults.call(this, (envelope) =>
-			searchOutputItems(envelope, output, includeSummary),
-		);
+		return resumeWithResults.call(this, waitedProducts(this.getNode(), output, includeSummary));
 	}
 }

@@ -59,6 +59,6 @@ export class ReviewScraper implements INodeType {
 
 	// Reached only through the resume URL of an execution that Profile → Add put to wait.
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return resumeWithResults.call(this, (reviewJob) => [reviewJob]);
+		return resumeWithResults.call(this);
 	}
 }

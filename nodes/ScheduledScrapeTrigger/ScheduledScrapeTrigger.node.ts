@@ -141,7 +141,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const state = this.getWorkflowStaticData('node') as TriggerState;
-		return receiveDelivery.call(this, {
+		return await receiveDelivery.call(this, {
 			// Before activation stored a secret, no delivery can be this trigger's.
 			secret: { expected: state.secret ?? '', location: 'query' },
 			kinds: [],

@@ -1,12 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/schedule/fields';
+import { largeDeliveriesOption } from '../shared/trigger/body';
 import { dedupeOption, deliveryOptions, splitResultsOption } from '../shared/trigger/options';
 
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Activating the workflow creates a schedule on the service that delivers to this trigger; deactivating it deletes the schedule',
+			"Activating the workflow creates a schedule on the service that delivers to this trigger; deactivating it deletes the schedule. A first crawl bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
 		name: 'lifecycleNotice',
 		type: 'notice',
 		default: '',
@@ -86,5 +87,5 @@ export const properties: INodeProperties[] = [
 		description: 'Query parameters for the review index request; the service adds its API key',
 		displayOptions: { show: { collect: ['reviewIndex'] } },
 	},
-	deliveryOptions([dedupeOption, splitResultsOption]),
+	deliveryOptions([dedupeOption, largeDeliveriesOption, splitResultsOption]),
 ];

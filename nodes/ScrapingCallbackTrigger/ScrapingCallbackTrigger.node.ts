@@ -20,6 +20,7 @@ import {
 import type { DeliveryMemory } from '../shared/trigger/recentDeliveries';
 import type { SecretLocation } from '../shared/trigger/secret';
 import { deliveryWebhook } from '../shared/trigger/webhook';
+import { largeDeliveriesOption } from '../shared/trigger/body';
 
 export class ScrapingCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -38,7 +39,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Paste this node\'s Production URL (above) into the Callback URL field of an operation. With a secret, add "?secret=YOUR_SECRET" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow\'s items.',
+					'Paste this node\'s Production URL (above) into the Callback URL field of an operation. With a secret, add "?secret=YOUR_SECRET" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow\'s items. A review job bigger than n8n\'s body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.',
 				name: 'urlNotice',
 				type: 'notice',
 				default: '',
@@ -89,7 +90,13 @@ export class ScrapingCallbackTrigger implements INodeType {
 				default: 'query',
 				displayOptions: { show: { requireSecret: [true] } },
 			},
-			deliveryOptions([dedupeOption, completedOnlyOption, dedupeWindowOption, splitResultsOption]),
+			deliveryOptions([
+				dedupeOption,
+				completedOnlyOption,
+				largeDeliveriesOption,
+				dedupeWindowOption,
+				splitResultsOption,
+			]),
 		],
 	};
 
@@ -111,7 +118,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const requireSecret = this.getNodeParameter('requireSecret', false) as boolean;
-		return receiveDelivery.call(this, {
+		return await receiveDelivery.call(this, {
 			secret: requireSecret
 				? {
 						expected: this.getNodeParameter('secret', '') as string,

@@ -22,7 +22,8 @@ export class SocialScraper implements INodeType {
 		name: 'socialScraper',
 		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Find photo posts by keyword or hashtag, extract social posts, and read scraper request results and status',
@@ -58,7 +59,9 @@ export class SocialScraper implements INodeType {
 	}
 
 	// Reached only through the resume URL of an execution that a Search or Scrape put to wait.
+	// Version 1 gave one item per post, which n8n cannot link back to the one waiting input item.
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		if (this.getNode().typeVersion >= 1.1) return resumeWithResults.call(this);
 		return resumeWithResults.call(this, (envelope) =>
 			postItems(envelope, String(envelope.request_id ?? '')),
 		);

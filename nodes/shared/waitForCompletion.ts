@@ -43,7 +43,7 @@ export const waitForCompletionFields: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Results come out with "wait_status": "completed" and "outcome"; work that found nothing gives one item with "result_count": 0. A job that ends invalid_url or failed stops this node with an error (an error item with Continue On Fail). If the time limit passes first, n8n passes this node\'s input items on unchanged (without wait_status): branch on it with an If node.',
+			'Results come out as one item with "wait_status": "completed", "result_count" and the records in "results" (products, posts) or "reviews" (review job): a Split Out node on that field gives one item per record, and $(\'Earlier node\').item keeps working after it. A job that ends invalid_url or failed stops this node with an error (an error item with Continue On Fail). If the time limit passes first, n8n passes this node\'s input items on unchanged (without wait_status): branch on it with an If node. n8n refuses a delivery bigger than its body limit (N8N_PAYLOAD_SIZE_MAX, 16 MiB by default, about 20,000 reviews): keep review jobs smaller with Latest Reviews Count or From Date, or receive big ones with a Scraping Callback Trigger with Receive Large Deliveries on.',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',
@@ -124,7 +124,7 @@ export function resumeCallbackUrl(this: IExecuteFunctions, itemIndex: number): s
 			{
 				itemIndex,
 				description:
-					'An execution can wait for one callback. Send one item per execution (for example with Loop Over Items and a sub-workflow), or turn Wait for Completion off and receive the results with a Scraping Callback Trigger.',
+					'An execution resumes once per wait, for one item. Put this node inside Loop Over Items with a batch size of 1: each item waits in turn and every result comes back in this execution, linked to its item. (Execute Workflow "once for each item" into a sub-workflow that waits does not work on n8n 2.41: the parent resumes with the first sub-workflow\'s results only.) Or turn Wait for Completion off and receive the results with a Scraping Callback Trigger.',
 			},
 		);
 	}
@@ -180,6 +180,8 @@ interface Submission {
 	toOutput?: (answer: IDataObject) => ItemOutput;
 	/** Whether the service answered with the results at once: then there is nothing to wait for. */
 	answeredAtOnce?: (answer: IDataObject) => boolean;
+	/** What waited-for results become, whether answered at once or delivered: as on resuming. */
+	waitedResults?: (payload: IDataObject) => IDataObject[];
 }
 
 /** Submit, and with Wait for Completion on, put the execution to wait for the job's callback. */
@@ -197,8 +199,7 @@ export function prepareSubmission(
 			const acknowledgement = answer ?? {};
 			if (!waiting) return toOutput(acknowledgement);
 			if (submission.answeredAtOnce?.(acknowledgement)) {
-				const output = toOutput(acknowledgement);
-				return completedResults(Array.isArray(output) ? output : [output]);
+				return completedResults((submission.waitedResults ?? oneResumedItem)(acknowledgement));
 			}
 			await waitForCallback.call(this, itemIndex, acknowledgement[submission.idField]);
 			return acknowledgement;
@@ -207,12 +208,27 @@ export function prepareSubmission(
 }
 
 /**
+ * One resumed item holding the delivery's records. n8n links resumed item i to the waiting node's
+ * input item i whatever the webhook says (`addPairedItemLineage`), and a waiting node has one input
+ * item: a second resumed item would point at an input item that does not exist, and
+ * `$('Earlier node').item` in any later node would fail. Split Out on the records list gives one
+ * item per record with the link kept.
+ */
+export function oneResumedItem(payload: IDataObject): IDataObject[] {
+	const records = Array.isArray(payload.results) ? payload.results : payload.reviews;
+	const count = Array.isArray(records) ? records.length : 0;
+	return [{ ...payload, result_count: payload.result_count ?? count }];
+}
+
+/**
  * Resumes the waiting execution with the delivered results, but only for the job or request it
  * submitted: the resume URL is secret, yet a callback for another job must not complete this one.
+ * `toResults` turns the delivery into the node's items: `oneResumedItem` unless a node version
+ * saved before it must keep its one item per record.
  */
 export function resumeWithResults(
 	this: IWebhookFunctions,
-	toResults: (payload: IDataObject) => IDataObject[],
+	toResults: (payload: IDataObject) => IDataObject[] = oneResumedItem,
 ): IWebhookResponseData {
 	const payload = this.getBodyData();
 	const expectedId = executionCustomData(this)?.get(expectedIdKey(this.getNode().id));

@@ -170,32 +170,58 @@ describe('Wait for Completion on the other submit operations', () => {
 		],
 	];
 
+	/** Submits with Wait for Completion, lets the service deliver, and resumes with the delivery. */
+	async function submitAndResume(node: IDataObject, typeVersion?: number) {
+		context.sim.configure({ ecommerceResponse: 'ack', productCount: 12, photoPostCount: 9 });
+		const receiver = await startReceiver();
+		try {
+			const spec = {
+				...node,
+				id: NODE_ID,
+				...(typeVersion ? { typeVersion } : {}),
+				parameters: { ...(node.parameters as IDataObject), waitForCompletion: true },
+			} as typeof addAndWait;
+			const waiting = await runNode(context.sim, spec, [{ row: 7 }], { baseUrl: receiver.url });
+			expect(waiting.status).toBe('waiting');
+			const [ack] = waiting.items();
+			await context.sim.waitForDeliveries(1, 5000);
+			const [delivered] = receiver.received;
+			expect(delivered.body.request_id).toBe(ack.request_id);
+			const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
+			return { ack, delivered: delivered.body, resumed };
+		} finally {
+			await receiver.close();
+		}
+	}
+
+	// n8n links resumed item i to the waiting node's input item i: one input item, one item out.
 	it.each(submits)(
-		'%s waits and resumes with one item per result',
+		'%s waits and resumes with one item holding every result, linked to the input item',
 		async (_name, node, resultCount) => {
-			context.sim.configure({ ecommerceResponse: 'ack', productCount: 12, photoPostCount: 9 });
-			const receiver = await startReceiver();
-			try {
-				const spec = {
-					...node,
-					id: NODE_ID,
-					parameters: { ...(node.parameters as IDataObject), waitForCompletion: true },
-				} as typeof addAndWait;
-				const waiting = await runNode(context.sim, spec, [{}], { baseUrl: receiver.url });
-				expect(waiting.status).toBe('waiting');
-				const [ack] = waiting.items();
-				await context.sim.waitForDeliveries(1, 5000);
-				const [delivered] = receiver.received;
-				expect(delivered.body.request_id).toBe(ack.request_id);
-				const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
-				const items = resumed.json('Node Under Test');
-				expect(items).toHaveLength(resultCount(delivered.body));
-				expect(items.length).toBeGreaterThan(0);
-				for (const item of items)
-					expect(item).toMatchObject({ request_id: ack.request_id, wait_status: 'completed' });
-			} finally {
-				await receiver.close();
-			}
+			const { ack, delivered, resumed } = await submitAndResume(node);
+			const run = resumed.runData['Node Under Test'].at(-1)!;
+			const items = run.data!.main[0]!;
+			expect(items).toHaveLength(1);
+			expect(items[0].pairedItem).toEqual({ item: 0 });
+			const [item] = items.map((i) => i.json);
+			expect(item).toMatchObject({
+				request_id: ack.request_id,
+				wait_status: 'completed',
+				result_count: resultCount(delivered),
+			});
+			expect((item.results as unknown[]).length).toBe(resultCount(delivered));
+			expect(resultCount(delivered)).toBeGreaterThan(0);
+		},
+	);
+
+	it.each(submits)(
+		'%s in node version 1 keeps one item per result, as workflows saved with it expect',
+		async (_name, node, resultCount) => {
+			const { ack, delivered, resumed } = await submitAndResume(node, 1);
+			const items = resumed.json('Node Under Test');
+			expect(items).toHaveLength(resultCount(delivered));
+			for (const item of items)
+				expect(item).toMatchObject({ request_id: ack.request_id, wait_status: 'completed' });
 		},
 	);
 
@@ -234,9 +260,10 @@ describe('Wait for Completion on the other submit operations', () => {
 			},
 		});
 		expect(run.status).toBe('success');
-		const items = run.items();
-		expect(items).toHaveLength(5);
-		for (const item of items) expect(item.wait_status).toBe('completed');
+		const [item, ...more] = run.items();
+		expect(more).toEqual([]);
+		expect(item).toMatchObject({ wait_status: 'completed', result_count: 5 });
+		expect(item.results).toHaveLength(5);
 	});
 });
 

@@ -3,6 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { payloadId, payloadOutcome, recognizePayload, type PayloadKind } from '../callbackPayload';
 import { isObject } from '../json';
 import { redactEchoedSecrets } from '../redact';
+import { readDeliveryBody } from './body';
 import { deliveryItems, deliveryKey } from './items';
 import type { DeliveryOptions } from './options';
 import { contentDigest, screenDelivery, type DeliveryMemory } from './recentDeliveries';
@@ -24,14 +25,16 @@ export interface DeliverySettings extends DeliveryOptions {
  * a non-empty JSON object (400), answer 200 to what is ignored or repeated (the service would
  * otherwise retry it for a day), and start the workflow with the delivery's items otherwise.
  */
-export function receiveDelivery(
+export async function receiveDelivery(
 	this: IWebhookFunctions,
 	settings: DeliverySettings,
-): IWebhookResponseData {
+): Promise<IWebhookResponseData> {
 	if (settings.secret && !carriesSecret.call(this, settings.secret)) {
 		return refuseDelivery.call(this, 401, 'Invalid or missing callback secret');
 	}
-	const body: unknown = this.getBodyData();
+	// Read only once the secret is known good: a stranger's big body is never read.
+	const { body, refusal } = await readDeliveryBody.call(this);
+	if (refusal) return refuseDelivery.call(this, refusal.status, refusal.message);
 	if (!isObject(body) || Object.keys(body).length === 0) {
 		return refuseDelivery.call(this, 400, 'The callback body must be a JSON object');
 	}

@@ -1,7 +1,10 @@
+import { Readable } from 'node:stream';
+
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { ScrapingCallbackTrigger } from '../../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
 import { payloadId, recognizePayload } from '../../../nodes/shared/callbackPayload';
+import { LARGE_DELIVERY_LIMIT_MIB } from '../../../nodes/shared/trigger/body';
 import { secretsMatch } from '../../../nodes/shared/trigger/secret';
 
 const samples: Record<string, IDataObject> = {
@@ -80,6 +83,8 @@ interface FakeRequest {
 	query?: IDataObject;
 	headers?: IDataObject;
 	parameters?: IDataObject;
+	/** The request as n8n leaves it when it did not read the body (Receive Large Deliveries). */
+	stream?: Readable & { headers: IDataObject };
 }
 
 let workflowCounter = 0;
@@ -109,6 +114,8 @@ function webhookContext(request: FakeRequest, staticData: IDataObject = {}) {
 		getHeaderData: () => request.headers ?? {},
 		getQueryData: () => request.query ?? {},
 		getBodyData: () => request.body,
+		// As n8n gives it after parsing the body itself (no Receive Large Deliveries).
+		getRequestObject: () => request.stream ?? { body: request.body, headers: request.headers ?? {} },
 		getWorkflowStaticData: () => staticData,
 		getWorkflow: () => ({ id: workflowId }),
 		getNode: () => ({ id: 'callback-trigger' }),
@@ -426,5 +433,60 @@ describe('edges where a delivery could be lost or leak a secret', () => {
 		const first = await keyOf(samples.productSearch);
 		expect(await keyOf({ ...samples.productSearch })).toBe(first);
 		expect(await keyOf({ ...samples.productSearch, credits_used: 4 })).not.toBe(first);
+	});
+});
+
+/** A request whose body n8n left unread, delivered in `chunks`. */
+function unreadRequest(chunks: Array<string | Buffer>, headers: IDataObject = {}) {
+	let consumed = 0;
+	const stream = Readable.from(
+		(function* () {
+			for (const chunk of chunks) {
+				consumed++;
+				yield Buffer.from(chunk);
+			}
+		})(),
+	) as Readable & { headers: IDataObject };
+	stream.headers = { 'content-type': 'application/json', ...headers };
+	return { stream, consumed: () => consumed };
+}
+
+describe('deliveries n8n left unread (Receive Large Deliveries)', () => {
+	it('reads the body from the request stream, across chunks and with a byte order mark', async () => {
+		const text = JSON.stringify(samples.reviewJob);
+		const { stream } = unreadRequest(['\uFEFF', text.slice(0, 7), text.slice(7)]);
+		const { result } = await receive({ stream });
+		expect(result.webhookResponse).toEqual({ received: true });
+		expect(result.workflowData?.[0][0].json).toMatchObject({ kind: 'reviewJob', id: '41' });
+	});
+
+	it('refuses with 413, before reading, a body whose declared length is over the limit', async () => {
+		const declared = LARGE_DELIVERY_LIMIT_MIB * 1024 * 1024 + 1;
+		const request = unreadRequest(['{}'], { 'content-length': String(declared) });
+		const { result, answered } = await receive({ stream: request.stream });
+		expect(answered.status).toBe(413);
+		expect(result.workflowData).toBeUndefined();
+		expect(request.consumed()).toBe(0);
+	});
+
+	it('refuses a compressed body with 415 and a body that is not JSON with 400', async () => {
+		const gzip = await receive({
+			stream: unreadRequest(['x'], { 'content-encoding': 'gzip' }).stream,
+		});
+		expect(gzip.answered.status).toBe(415);
+		const broken = await receive({ stream: unreadRequest(['{"job_id": 4']).stream });
+		expect(broken.answered.status).toBe(400);
+		expect(broken.result.workflowData).toBeUndefined();
+	});
+
+	it('checks the secret before reading anything', async () => {
+		const request = unreadRequest([JSON.stringify(samples.reviewJob)]);
+		const { answered } = await receive({
+			stream: request.stream,
+			query: { secret: 'wrong' },
+			parameters: { requireSecret: true, secret: 'right' },
+		});
+		expect(answered.status).toBe(401);
+		expect(request.consumed()).toBe(0);
 	});
 });

@@ -1,9 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFields, limitField, outputField } from '../../../shared/descriptions';
 import type { PreparedItem } from '../../../shared/operations';
-import { prepareSubmission, withWaitForCompletion } from '../../../shared/waitForCompletion';
+import {
+	oneResumedItem,
+	prepareSubmission,
+	withWaitForCompletion,
+} from '../../../shared/waitForCompletion';
 import { FieldReader } from '../../../shared/validation';
 import { productFiltersField } from './filterFields';
 import {
@@ -124,6 +128,19 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	withWaitForCompletion(properties, 'callbackUrl'),
 );
 
+/**
+ * Waited-for products as one item (from version 1.1), which n8n can link to the one waiting input
+ * item; version 1 gave one item per product and keeps doing so for workflows saved with it.
+ */
+export function waitedProducts(
+	node: INode,
+	output: SearchOutput,
+	includeSummary: boolean,
+): (envelope: IDataObject) => IDataObject[] {
+	if (node.typeVersion >= 1.1) return oneResumedItem;
+	return (envelope) => searchOutputItems(envelope, output, includeSummary);
+}
+
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const parameter = (name: string, fallback: unknown = undefined) =>
 		this.getNodeParameter(name, itemIndex, fallback);
@@ -150,5 +167,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 		idField: 'request_id',
 		toOutput: (answer) => searchOutputItems(answer, output, includeSummary),
 		answeredAtOnce: (answer) => Array.isArray(answer.results),
+		waitedResults: waitedProducts(this.getNode(), output, includeSummary),
 	});
 }
