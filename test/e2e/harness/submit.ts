@@ -17,9 +17,9 @@ export function directSubmitter(simulator: Simulator) {
 	};
 	const key = { 'x-api-key': simulator.config.apiKey };
 	return {
-		reviewJob: (callback: string, url = 'https://www.example.com/biz/e2e-direct') =>
+		reviewJob: (callback: string, url = 'https://www.example.com/biz/e2e-direct', blocks = 3) =>
 			post(
-				`${simulator.urls.baseUrl}/api/v2/profiles/add?${new URLSearchParams({ url, callback, blocks: '3' })}`,
+				`${simulator.urls.baseUrl}/api/v2/profiles/add?${new URLSearchParams({ url, callback, blocks: String(blocks) })}`,
 				undefined,
 				{ 'spiderman-token': simulator.config.token },
 			),

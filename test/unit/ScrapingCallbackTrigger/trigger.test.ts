@@ -79,7 +79,7 @@ describe('secret comparison', () => {
 });
 
 interface FakeRequest {
-	body: unknown;
+	body?: unknown;
 	query?: IDataObject;
 	headers?: IDataObject;
 	parameters?: IDataObject;

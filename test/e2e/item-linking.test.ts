@@ -1,0 +1,335 @@
+import { randomUUID } from 'node:crypto';
+
+import type { Simulator } from '../../simulator/server';
+import type { Execution, N8nClient, WorkflowNode } from './harness/client';
+import { waitForCompletionAvailable } from './harness/compat';
+import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { connect } from './harness/state';
+import { directSubmitter } from './harness/submit';
+import { packageNode, splitOutNode, webhookNode } from './harness/workflows';
+
+// The expression users write in the node after ours: reach back to an earlier node's item.
+const TAG_EXPRESSION = "={{ $('Split Out').item.json.tag }}";
+
+let client: N8nClient;
+let simulator: Simulator;
+let credentials: Record<string, { id: string; name: string }>;
+
+beforeAll(async () => {
+	({ client } = connect());
+	simulator = await startSimulator();
+	credentials = await createSimulatorCredentials(client, simulator, 'item linking e2e');
+});
+
+afterAll(async () => {
+	await simulator?.stop();
+});
+
+beforeEach(() => {
+	simulator.reset();
+	simulator.configure({ completionDelayMs: 300, ecommerceResponse: 'ack', photoPostCount: 7 });
+});
+
+function tagNode(name: string): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [0, 0],
+		parameters: {
+			mode: 'manual',
+			assignments: {
+				assignments: [{ id: randomUUID(), name: 'tag', value: TAG_EXPRESSION, type: 'string' }],
+			},
+			includeOtherFields: true,
+			options: {},
+		},
+	};
+}
+
+const ourNode = (type: string, parameters: Record<string, unknown>, extra = {}): WorkflowNode => ({
+	...packageNode(type, 'Ours', parameters, credentials),
+	typeVersion: 1.1,
+	...extra,
+});
+
+const link = (node: string, output = 0) => ({ node, output });
+
+/** Builds a workflow from `edges` ([from, output] → to) and runs it once through its webhook. */
+async function run(
+	name: string,
+	nodes: WorkflowNode[],
+	edges: Array<[ReturnType<typeof link>, string]>,
+	body: unknown,
+): Promise<Execution> {
+	const path = `e2e-link-${randomUUID()}`;
+	const webhook = webhookNode(path, { respond: 'onReceived' });
+	const all = [webhook, splitOutNode('body.rows'), ...nodes];
+	all.forEach((node, index) => (node.position = [index * 220, 0]));
+	const connections: Record<string, { main: Array<Array<Record<string, unknown>>> }> = {};
+	for (const [from, to] of [[link(webhook.name), 'Split Out'], ...edges] as typeof edges) {
+		const outputs = (connections[from.node] ??= { main: [] }).main;
+		while (outputs.length <= from.output) outputs.push([]);
+		outputs[from.output].push({ node: to, type: 'main', index: 0 });
+	}
+	const { id } = await client.createWorkflow({ name, nodes: all, connections });
+	await client.activate(id);
+	try {
+		expect((await client.callWebhook(path, body)).status).toBe(200);
+		const [execution] = await client.waitForExecutions(id, 1, 90_000);
+		return execution;
+	} finally {
+		await client.deactivate(id);
+	}
+}
+
+/** Every item a node output, over all its runs (one run per loop iteration). */
+function allItems(execution: Execution, node: string): Array<Record<string, unknown>> {
+	const runs = execution.data?.resultData.runData[node] ?? [];
+	return runs.flatMap((r) => (r.data?.main[0] ?? []).map((item) => item.json));
+}
+
+function expectSucceeded(execution: Execution) {
+	expect({
+		status: execution.status,
+		error: execution.data?.resultData.error?.message ?? null,
+	}).toEqual({ status: 'success', error: null });
+}
+
+/** The submission each job or request came from: requests go out one per loop turn, in order. */
+function submittedFor(path: string, param: (request: { query: any; body: any }) => unknown) {
+	const submitted = simulator
+		.requests()
+		.filter((request) => request.method === 'POST' && request.path === path)
+		.map(param);
+	const refs = simulator.deliveries().map((delivery) => String(delivery.ref));
+	expect(refs).toHaveLength(submitted.length);
+	return (ref: unknown) => submitted[refs.indexOf(String(ref))];
+}
+
+const ROWS = [
+	{ tag: 'north', key: 'alpha' },
+	{ tag: 'south', key: 'bravo' },
+	{ tag: 'east', key: 'charlie' },
+];
+const tagOfKey = (key: unknown) => ROWS.find((row) => key !== undefined && String(key).includes(row.key))?.tag;
+
+interface WaitingCase {
+	name: string;
+	node: () => WorkflowNode;
+	path: string;
+	param: (request: { query: any; body: any }) => unknown;
+	idOf: (item: Record<string, unknown>) => unknown;
+}
+
+const waitingCases: WaitingCase[] = [
+	{
+		name: 'Review Scraper → Profile → Add',
+		node: () =>
+			ourNode('reviewScraper', {
+				resource: 'profile',
+				operation: 'add',
+				url: '={{ "https://www.example.com/biz/" + $json.key }}',
+				waitForCompletion: true,
+				waitTimeLimit: 5,
+				additionalFields: { blocks: 2 },
+			}),
+		path: '/api/v2/profiles/add',
+		param: (request) => request.query.url,
+		idOf: (item) => item.job_id,
+	},
+	{
+		name: 'E-commerce Search → Product → Search',
+		node: () =>
+			ourNode('ecommerceSearch', {
+				resource: 'product',
+				operation: 'search',
+				keyword: '={{ "headphones " + $json.key }}',
+				waitForCompletion: true,
+				waitTimeLimit: 5,
+			}),
+		path: '/search',
+		param: (request) => request.body.keyword,
+		idOf: (item) => item.request_id,
+	},
+	{
+		name: 'Social Scraper → Photo Post → Search',
+		node: () =>
+			ourNode('socialScraper', {
+				resource: 'photoPost',
+				operation: 'search',
+				keyword: '={{ "#" + $json.key }}',
+				waitForCompletion: true,
+				waitTimeLimit: 5,
+			}),
+		path: '/v1/search',
+		param: (request) => request.body.keyword,
+		idOf: (item) => item.request_id,
+	},
+	{
+		name: 'Social Scraper → Social Post → Scrape',
+		node: () =>
+			ourNode('socialScraper', {
+				resource: 'socialPost',
+				operation: 'scrape',
+				url: '={{ "https://social.example.com/p/" + $json.key }}',
+				waitForCompletion: true,
+				waitTimeLimit: 5,
+			}),
+		path: '/v1/scrape',
+		param: (request) => request.body.url,
+		idOf: (item) => item.request_id,
+	},
+];
+
+const describeWaiting = waitForCompletionAvailable ? describe : describe.skip;
+
+describeWaiting('Split Out → Loop Over Items → a waiting operation → Set with $(Split Out).item', () => {
+	it.each(waitingCases.map((c) => [c.name, c] as const))(
+		'%s: every resumed item, and every item after the loop, carries its own row tag',
+		async (_name, waitingCase) => {
+			const loop: WorkflowNode = {
+				id: randomUUID(),
+				name: 'Loop',
+				type: 'n8n-nodes-base.splitInBatches',
+				typeVersion: 3,
+				position: [0, 0],
+				parameters: { batchSize: 1, options: {} },
+			};
+			const execution = await run(
+				`link: ${waitingCase.name}`,
+				[loop, waitingCase.node(), tagNode('Tag'), tagNode('After')],
+				[
+					[link('Split Out'), 'Loop'],
+					[link('Loop', 1), 'Ours'],
+					[link('Ours'), 'Tag'],
+					[link('Tag'), 'Loop'],
+					[link('Loop', 0), 'After'],
+				],
+				{ rows: ROWS },
+			);
+			expectSucceeded(execution);
+			const submittedKey = submittedFor(waitingCase.path, waitingCase.param);
+			for (const node of ['Tag', 'After']) {
+				const items = allItems(execution, node);
+				expect(items).toHaveLength(ROWS.length);
+				for (const item of items) {
+					expect(item.wait_status).toBe('completed');
+					expect({ node, tag: item.tag }).toEqual({
+						node,
+						tag: tagOfKey(submittedKey(waitingCase.idOf(item))),
+					});
+				}
+				expect(new Set(items.map((item) => item.tag))).toEqual(new Set(ROWS.map((r) => r.tag)));
+			}
+		},
+	);
+});
+
+describe('Split Out → an operation with many items out or error items → Set with $(Split Out).item', () => {
+	it('Photo Post → Get Results with Return All: every post of every page carries its own row tag', async () => {
+		simulator.configure({ photoPostCount: 23 });
+		const submit = directSubmitter(simulator);
+		const rows = [];
+		for (const row of ROWS.slice(0, 2)) {
+			const ack = await submit.photoSearch('http://127.0.0.1:9/unused', `#${row.key}`);
+			rows.push({ ...row, requestId: ack.request_id });
+		}
+		await simulator.waitForDeliveries(2, 20_000);
+		const execution = await run(
+			'link: return all',
+			[
+				ourNode('socialScraper', {
+					resource: 'photoPost',
+					operation: 'getResults',
+					requestId: '={{ $json.requestId }}',
+					returnAll: true,
+					options: { perPage: 5 },
+				}),
+				tagNode('Tag'),
+			],
+			[
+				[link('Split Out'), 'Ours'],
+				[link('Ours'), 'Tag'],
+			],
+			{ rows },
+		);
+		expectSucceeded(execution);
+		const items = allItems(execution, 'Tag');
+		expect(items).toHaveLength(2 * 23);
+		for (const item of items) {
+			expect(item.tag).toBe(rows.find((row) => row.requestId === item.request_id)?.tag);
+		}
+	});
+
+	it('Profile → Add Many (N in, N out) and a refused bulk call with Continue On Fail: each item keeps its row tag', async () => {
+		const addMany = () =>
+			ourNode(
+				'reviewScraper',
+				{
+					resource: 'profile',
+					operation: 'addMany',
+					callback: 'https://hooks.example.com/reviews',
+				},
+				{ onError: 'continueRegularOutput' },
+			);
+		const rows = ROWS.map((row) => ({ ...row, url: `https://www.example.com/biz/${row.key}` }));
+		const edges: Array<[ReturnType<typeof link>, string]> = [
+			[link('Split Out'), 'Ours'],
+			[link('Ours'), 'Tag'],
+		];
+		const accepted = await run('link: add many', [addMany(), tagNode('Tag')], edges, { rows });
+		expectSucceeded(accepted);
+		const items = allItems(accepted, 'Tag');
+		expect(items).toHaveLength(rows.length);
+		for (const item of items) {
+			expect(item.job_id).toBeDefined();
+			expect(item.tag).toBe(tagOfKey(item.url));
+		}
+
+		simulator.injectFault({ api: 'review', method: 'POST', kind: '500', times: 10 });
+		const refused = await run('link: add many refused', [addMany(), tagNode('Tag')], edges, {
+			rows,
+		});
+		expectSucceeded(refused);
+		const errors = allItems(refused, 'Tag');
+		expect(errors).toHaveLength(rows.length);
+		errors.forEach((item, index) => {
+			expect(item.error).toBeDefined();
+			expect(item.tag).toBe(rows[index].tag);
+		});
+	});
+
+	it('Profile → Add with Continue On Fail: the bad row gives an error item with its own tag', async () => {
+		const rows = ROWS.map((row) => ({
+			...row,
+			url: row.tag === 'south' ? 'not a url' : `https://www.example.com/biz/${row.key}`,
+		}));
+		const execution = await run(
+			'link: continue on fail',
+			[
+				ourNode(
+					'reviewScraper',
+					{
+						resource: 'profile',
+						operation: 'add',
+						url: '={{ $json.url }}',
+						callback: 'https://hooks.example.com/reviews',
+					},
+					{ onError: 'continueRegularOutput' },
+				),
+				tagNode('Tag'),
+			],
+			[
+				[link('Split Out'), 'Ours'],
+				[link('Ours'), 'Tag'],
+			],
+			{ rows },
+		);
+		expectSucceeded(execution);
+		const items = allItems(execution, 'Tag');
+		expect(items.map((item) => item.tag)).toEqual(rows.map((row) => row.tag));
+		expect(items.map((item) => item.error !== undefined)).toEqual([false, true, false]);
+	});
+});

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+
+import type { DeliveryRecord, Simulator } from '../../simulator/server';
+import type { N8nClient, WorkflowNode } from './harness/client';
+import { refusedWithoutWait } from './harness/compat';
+import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { connect, type SuiteState } from './harness/state';
+import { directSubmitter } from './harness/submit';
+import {
+	activateChain,
+	executionCount,
+	nodeOutput,
+	packageNode,
+	postToWebhook,
+	productionUrl,
+	waitForExecutionStatus,
+	webhookBase,
+	webhookNode,
+} from './harness/workflows';
+
+// n8n's default N8N_PAYLOAD_SIZE_MAX is 16 MiB; the e2e n8n runs with the default.
+const MIB = 1024 * 1024;
+// A simulated review is about 390 bytes of JSON: this many make a delivery over 20 MiB.
+const REVIEWS_FOR_20_MIB = 56_000;
+
+let client: N8nClient;
+let state: SuiteState;
+let simulator: Simulator;
+let submit: ReturnType<typeof directSubmitter>;
+let credentials: Record<string, { id: string; name: string }>;
+const activated: string[] = [];
+
+beforeAll(async () => {
+	({ client, state } = connect());
+	simulator = await startSimulator();
+	submit = directSubmitter(simulator);
+	credentials = await createSimulatorCredentials(client, simulator, 'large deliveries e2e');
+});
+
+afterAll(async () => {
+	await simulator?.stop();
+});
+
+beforeEach(() => {
+	simulator.reset();
+	// The service's retries (2, 6 and 24 hours after a refusal) in 0.2, 0.6 and 2.4 seconds.
+	simulator.configure({
+		completionDelayMs: 200,
+		timeScale: 1 / 36_000,
+		callbackRetry: { policy: 'service' },
+	});
+});
+
+afterEach(async () => {
+	for (const id of activated.splice(0)) await client.deactivate(id);
+});
+
+const bodySize = (delivery: DeliveryRecord) => Buffer.byteLength(JSON.stringify(delivery.payload));
+const reviewsOf = (delivery: DeliveryRecord) =>
+	(delivery.payload as { reviews: unknown[] }).reviews.length;
+
+async function activeCallbackTrigger(name: string, options: Record<string, unknown>) {
+	const node = packageNode('scrapingCallbackTrigger', 'Trigger', { options });
+	const id = await activateChain(client, name, [node]);
+	activated.push(id);
+	const url = productionUrl(webhookBase(state), node, 'callback');
+	expect((await postToWebhook(url, {})).status).toBe(400);
+	return { id, url };
+}
+
+/** Waits until the simulator has finished with its only delivery (delivered or given up). */
+async function settledDelivery(timeoutMs = 60_000): Promise<DeliveryRecord> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const [delivery] = simulator.deliveries();
+		if (delivery && (delivery.state === 'delivered' || delivery.state === 'failed'))
+			return delivery;
+		if (Date.now() > deadline) throw new Error(`delivery not settled: ${delivery?.state}`);
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
+/** Every attempt refused: a 5xx answer or a connection n8n closed while the body was on its way. */
+function expectRefusedEveryTime(delivery: DeliveryRecord) {
+	expect(delivery.state).toBe('failed');
+	expect(delivery.attemptLog).toHaveLength(4);
+	for (const attempt of delivery.attemptLog) {
+		expect(attempt.status === null || attempt.status >= 500).toBe(true);
+	}
+}
+
+describe("a review job bigger than n8n's body limit (16 MiB by default)", () => {
+	it('reaches the workflow, every review, through a Callback Trigger with Receive Large Deliveries', async () => {
+		const { id, url } = await activeCallbackTrigger('large: callback trigger', {
+			binaryData: true,
+		});
+		await submit.reviewJob(url, undefined, REVIEWS_FOR_20_MIB);
+		const delivery = await settledDelivery();
+		expect(bodySize(delivery)).toBeGreaterThan(20 * MIB);
+		expect(delivery.attemptLog.map((attempt) => attempt.status)).toEqual([200]);
+		const [execution] = await client.waitForExecutions(id, 1, 60_000);
+		expect(execution.status).toBe('success');
+		const [item] = nodeOutput(execution, 'Trigger');
+		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: REVIEWS_FOR_20_MIB });
+		expect((item.payload as { reviews: unknown[] }).reviews).toHaveLength(reviewsOf(delivery));
+	});
+
+	it('is refused by n8n (500) and lost after the service retries when the option is off', async () => {
+		const { id, url } = await activeCallbackTrigger('large: refused', {});
+		await submit.reviewJob(url, undefined, REVIEWS_FOR_20_MIB);
+		const delivery = await settledDelivery();
+		expectRefusedEveryTime(delivery);
+		expect(await executionCount(client, id)).toBe(0);
+	});
+
+	it('reaches the workflow through a Scheduled Scrape Trigger with Receive Large Deliveries', async () => {
+		const trigger = packageNode(
+			'scheduledScrapeTrigger',
+			'Scheduled',
+			{
+				collect: 'profile',
+				frequency: 'weekly',
+				url: 'https://www.example.com/biz/e2e-large-first-crawl',
+				blocks: REVIEWS_FOR_20_MIB,
+				options: { binaryData: true },
+			},
+			{ scrapingApi: credentials.scrapingApi },
+		);
+		const id = await activateChain(client, 'large: scheduled trigger', [trigger]);
+		activated.push(id);
+		// Activation (and with it the trigger's schedule) completes after the API call returns.
+		const deadline = Date.now() + 10_000;
+		while (simulator.state.schedules.size === 0 && Date.now() < deadline) {
+			await new Promise((r) => setTimeout(r, 100));
+		}
+		const [{ schedule }] = [...simulator.state.schedules.values()];
+		expect((await simulator.fireSchedule(schedule.schedule_id)).response.status).toBe(200);
+		const delivery = await settledDelivery();
+		expect(bodySize(delivery)).toBeGreaterThan(20 * MIB);
+		expect(delivery.attemptLog.map((attempt) => attempt.status)).toEqual([200]);
+		const [execution] = await client.waitForExecutions(id, 1, 60_000);
+		expect(execution.status).toBe('success');
+		const [item] = nodeOutput(execution, 'Scheduled');
+		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: reviewsOf(delivery) });
+	});
+
+	it('cannot resume a waiting Profile → Add: n8n refuses it and the execution stays waiting (README: keep jobs small)', async () => {
+		const node: WorkflowNode = {
+			...packageNode(
+				'reviewScraper',
+				'Review Scraper',
+				{
+					resource: 'profile',
+					operation: 'add',
+					url: 'https://www.example.com/biz/e2e-large-wait',
+					waitForCompletion: true,
+					waitTimeLimit: 5,
+					additionalFields: { blocks: REVIEWS_FOR_20_MIB },
+				},
+				{ reviewScraperApi: credentials.reviewScraperApi },
+			),
+			typeVersion: 1.1,
+		};
+		if (await refusedWithoutWait(client, simulator, node)) return;
+		const path = `e2e-large-${randomBytes(6).toString('hex')}`;
+		const id = await activateChain(client, 'large: waiting add', [
+			webhookNode(path, { respond: 'onReceived' }),
+			node,
+		]);
+		activated.push(id);
+		expect((await client.callWebhook(path, {})).status).toBe(200);
+		const waiting = await waitForExecutionStatus(client, id, 'waiting', 30_000);
+		const delivery = await settledDelivery();
+		expect(bodySize(delivery)).toBeGreaterThan(20 * MIB);
+		expect(delivery.url).toContain(`/webhook-waiting/${waiting.id}/`);
+		expectRefusedEveryTime(delivery);
+		expect((await client.getExecution(waiting.id)).status).toBe('waiting');
+	});
+});
