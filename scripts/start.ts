@@ -155,6 +155,8 @@ async function main() {
 			userFolder: home,
 			port: n8nPort,
 			encryptionKey: persisted('encryption-key', () => randomBytes(24).toString('hex')),
+			// n8n's 16 MiB default refuses a review job of about 20,000 reviews, waited-for ones included.
+			env: { N8N_PAYLOAD_SIZE_MAX: '64' },
 		});
 		assertPackageLoaded(n8n, packageName);
 		const client = new N8nClient(n8n.url);

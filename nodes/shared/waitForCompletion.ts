@@ -43,7 +43,7 @@ export const waitForCompletionFields: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Results come out as one item with "wait_status": "completed", "result_count" and the records in "results" (products, posts) or "reviews" (review job): a Split Out node on that field gives one item per record, and $(\'Earlier node\').item keeps working after it. A job that ends invalid_url or failed stops this node with an error (an error item with Continue On Fail). If the time limit passes first, n8n passes this node\'s input items on unchanged (without wait_status): branch on it with an If node. n8n refuses a delivery bigger than its body limit (N8N_PAYLOAD_SIZE_MAX, 16 MiB by default, about 20,000 reviews): keep review jobs smaller with Latest Reviews Count or From Date, or receive big ones with a Scraping Callback Trigger with Receive Large Deliveries on.',
+			'Results come out as one item with "wait_status": "completed", "result_count" and the records in "results" (products, posts) or "reviews" (review job): a Split Out node on that field gives one item per record, and $(\'Earlier node\').item keeps working after it. A job that ends invalid_url or failed stops this node with an error (an error item with Continue On Fail). If the time limit passes first, n8n passes this node\'s input items on unchanged (without wait_status): branch on it with an If node. n8n refuses a delivery bigger than its body limit (N8N_PAYLOAD_SIZE_MAX, 16 MiB by default, about 20,000 reviews): keep review jobs smaller with Latest Reviews Count or Reviews Since, or receive big ones with a Scraping Callback Trigger with Receive Large Deliveries on.',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',

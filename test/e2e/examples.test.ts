@@ -1,6 +1,7 @@
 import type { Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowDefinition } from './harness/client';
 import { isWebhookTriggered, loadExamples, prepareExample } from './harness/examples';
+import { waitForCompletionAvailable } from './harness/compat';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect, type SuiteState } from './harness/state';
 import { nodeOutput, postToWebhook, productionUrl, webhookNode } from './harness/workflows';
@@ -28,10 +29,14 @@ afterAll(async () => {
 });
 
 /** Runs a manually triggered example through a webhook put in place of its Manual Trigger. */
-async function runManualExample(workflow: WorkflowDefinition, path: string) {
+async function runManualExample(
+	workflow: WorkflowDefinition,
+	path: string,
+	respond: 'lastNode' | 'onReceived' = 'lastNode',
+) {
 	const nodes = workflow.nodes.map((node) =>
 		node.type === 'n8n-nodes-base.manualTrigger'
-			? { ...webhookNode(path), name: node.name, position: node.position }
+			? { ...webhookNode(path, { respond }), name: node.name, position: node.position }
 			: node,
 	);
 	expect(nodes.some((node) => node.type === 'n8n-nodes-base.webhook')).toBe(true);
@@ -40,7 +45,7 @@ async function runManualExample(workflow: WorkflowDefinition, path: string) {
 	try {
 		const res = await client.callWebhook(path, {});
 		expect(res.status).toBe(200);
-		const [execution] = await client.waitForExecutions(id, 1);
+		const [execution] = await client.waitForExecutions(id, 1, 60_000);
 		return execution;
 	} finally {
 		await client.deactivate(id);
@@ -82,6 +87,35 @@ describe('examples/', () => {
 		} finally {
 			await client.deactivate(receiverId);
 		}
+	});
+
+	it('Many profiles in a loop: each waits for its reviews, and each result keeps its own customer', async () => {
+		const example = byFile('many-profiles-loop-wait.json');
+		if (!waitForCompletionAvailable) return;
+		simulator.reset();
+		const execution = await runManualExample(example, 'example-many-profiles', 'onReceived');
+		expect(execution.status).toBe('success');
+		const profiles = nodeOutput(execution, 'One Item per Profile');
+		expect(profiles).toHaveLength(3);
+		const results = (execution.data?.resultData.runData['Reviews with Customer'] ?? []).flatMap(
+			(run) => (run.data?.main[0] ?? []).map((item) => item.json),
+		);
+		expect(results).toHaveLength(3);
+		const deliveries = simulator.deliveries();
+		expect(deliveries.map((delivery) => delivery.state)).toEqual(Array(3).fill('delivered'));
+		for (const result of results) {
+			const delivered = deliveries
+				.map((delivery) => delivery.payload as { source_url: string; reviews: unknown[] })
+				.find((payload) => payload.source_url === result.profile_url);
+			const profile = profiles.find((p) => p.url === result.profile_url);
+			expect(result).toMatchObject({
+				customer: profile?.customer,
+				wait_status: 'completed',
+				review_count: delivered?.reviews.length,
+			});
+			expect(result.review_count).toBeGreaterThan(0);
+		}
+		expect(nodeOutput(execution, 'Every Profile Collected')).toHaveLength(3);
 	});
 
 	it('Respond jobs and their listing audits: one audit per respond job', async () => {
