@@ -39,7 +39,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Paste this node\'s Production URL (above) into the Callback URL field of an operation. With a secret, add "?secret=YOUR_SECRET" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow\'s items. A review job bigger than n8n\'s body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.',
+					"Paste this node's Production URL (above) into the Callback URL field of an operation. With a secret, add \"?secret=YOUR_SECRET\" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow's items. A review job bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
 				name: 'urlNotice',
 				type: 'notice',
 				default: '',

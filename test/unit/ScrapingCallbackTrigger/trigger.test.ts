@@ -115,7 +115,8 @@ function webhookContext(request: FakeRequest, staticData: IDataObject = {}) {
 		getQueryData: () => request.query ?? {},
 		getBodyData: () => request.body,
 		// As n8n gives it after parsing the body itself (no Receive Large Deliveries).
-		getRequestObject: () => request.stream ?? { body: request.body, headers: request.headers ?? {} },
+		getRequestObject: () =>
+			request.stream ?? { body: request.body, headers: request.headers ?? {} },
 		getWorkflowStaticData: () => staticData,
 		getWorkflow: () => ({ id: workflowId }),
 		getNode: () => ({ id: 'callback-trigger' }),
