@@ -17,6 +17,8 @@ const compatFiles = [
 	'callbacks',
 	'redelivery',
 	'social-requests',
+	'item-linking',
+	'large-deliveries',
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
 module.exports = {

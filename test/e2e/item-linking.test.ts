@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { Simulator } from '../../simulator/server';
 import type { Execution, N8nClient, WorkflowNode } from './harness/client';
-import { waitForCompletionAvailable } from './harness/compat';
+import { refusedWithoutWait } from './harness/compat';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect } from './harness/state';
 import { directSubmitter } from './harness/submit';
@@ -184,52 +184,48 @@ const waitingCases: WaitingCase[] = [
 	},
 ];
 
-const describeWaiting = waitForCompletionAvailable ? describe : describe.skip;
-
-describeWaiting(
-	'Split Out → Loop Over Items → a waiting operation → Set with $(Split Out).item',
-	() => {
-		it.each(waitingCases.map((c) => [c.name, c] as const))(
-			'%s: every resumed item, and every item after the loop, carries its own row tag',
-			async (_name, waitingCase) => {
-				const loop: WorkflowNode = {
-					id: randomUUID(),
-					name: 'Loop',
-					type: 'n8n-nodes-base.splitInBatches',
-					typeVersion: 3,
-					position: [0, 0],
-					parameters: { batchSize: 1, options: {} },
-				};
-				const execution = await run(
-					`link: ${waitingCase.name}`,
-					[loop, waitingCase.node(), tagNode('Tag'), tagNode('After')],
-					[
-						[link('Split Out'), 'Loop'],
-						[link('Loop', 1), 'Ours'],
-						[link('Ours'), 'Tag'],
-						[link('Tag'), 'Loop'],
-						[link('Loop', 0), 'After'],
-					],
-					{ rows: ROWS },
-				);
-				expectSucceeded(execution);
-				const submittedKey = submittedFor(waitingCase.path, waitingCase.param);
-				for (const node of ['Tag', 'After']) {
-					const items = allItems(execution, node);
-					expect(items).toHaveLength(ROWS.length);
-					for (const item of items) {
-						expect(item.wait_status).toBe('completed');
-						expect({ node, tag: item.tag }).toEqual({
-							node,
-							tag: tagOfKey(submittedKey(waitingCase.idOf(item))),
-						});
-					}
-					expect(new Set(items.map((item) => item.tag))).toEqual(new Set(ROWS.map((r) => r.tag)));
+describe('Split Out → Loop Over Items → a waiting operation → Set with $(Split Out).item', () => {
+	it.each(waitingCases.map((c) => [c.name, c] as const))(
+		'%s: every resumed item, and every item after the loop, carries its own row tag',
+		async (_name, waitingCase) => {
+			if (await refusedWithoutWait(client, simulator, waitingCase.node())) return;
+			const loop: WorkflowNode = {
+				id: randomUUID(),
+				name: 'Loop',
+				type: 'n8n-nodes-base.splitInBatches',
+				typeVersion: 3,
+				position: [0, 0],
+				parameters: { batchSize: 1, options: {} },
+			};
+			const execution = await run(
+				`link: ${waitingCase.name}`,
+				[loop, waitingCase.node(), tagNode('Tag'), tagNode('After')],
+				[
+					[link('Split Out'), 'Loop'],
+					[link('Loop', 1), 'Ours'],
+					[link('Ours'), 'Tag'],
+					[link('Tag'), 'Loop'],
+					[link('Loop', 0), 'After'],
+				],
+				{ rows: ROWS },
+			);
+			expectSucceeded(execution);
+			const submittedKey = submittedFor(waitingCase.path, waitingCase.param);
+			for (const node of ['Tag', 'After']) {
+				const items = allItems(execution, node);
+				expect(items).toHaveLength(ROWS.length);
+				for (const item of items) {
+					expect(item.wait_status).toBe('completed');
+					expect({ node, tag: item.tag }).toEqual({
+						node,
+						tag: tagOfKey(submittedKey(waitingCase.idOf(item))),
+					});
 				}
-			},
-		);
-	},
-);
+				expect(new Set(items.map((item) => item.tag))).toEqual(new Set(ROWS.map((r) => r.tag)));
+			}
+		},
+	);
+});
 
 describe('Split Out → an operation with many items out or error items → Set with $(Split Out).item', () => {
 	it('Photo Post → Get Results with Return All: every post of every page carries its own row tag', async () => {
