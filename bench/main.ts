@@ -21,6 +21,7 @@ import type { BenchContext, BenchResult } from './lib/result';
 import { log } from './lib/rounds';
 import { bulk } from './workloads/bulk';
 import { callbackIntake, expressionEngineIntake } from './workloads/intake';
+import { largeDelivery } from './workloads/large-delivery';
 import { simulatorLimit } from './workloads/limit';
 import { memory } from './workloads/memory';
 import { perItemOverhead } from './workloads/per-item';
@@ -40,7 +41,8 @@ const BENCHES: Array<{
 	{ id: 'return-all', run: returnAll },
 	{ id: 'intake', run: callbackIntake },
 	{ id: 'intake-engine', run: expressionEngineIntake, fullOnly: true },
-	// Last: it restarts n8n for every measurement.
+	// These two restart n8n for every measurement.
+	{ id: 'large-delivery', run: largeDelivery },
 	{ id: 'memory', run: memory },
 ];
 

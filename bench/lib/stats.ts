@@ -17,7 +17,7 @@ export function summarize(samples: number[]): Summary {
 	return { median, min: sorted[0] ?? Number.NaN, max: sorted.at(-1) ?? Number.NaN, samples };
 }
 
-export type Unit = 'ms' | 'x' | '/s' | 'MB' | 'count';
+export type Unit = 'ms' | 'x' | '/s' | 'MB' | 'MB/MiB' | 'count';
 
 function formatValue(value: number, unit: Unit): string {
 	if (!Number.isFinite(value)) return 'n/a';
@@ -30,6 +30,8 @@ function formatValue(value: number, unit: Unit): string {
 			return `${Math.round(value).toLocaleString('en-US')}/s`;
 		case 'MB':
 			return `${Math.round(value)} MB`;
+		case 'MB/MiB':
+			return `${value.toFixed(1)} MB/MiB`;
 		case 'count':
 			return Math.round(value).toLocaleString('en-US');
 	}

@@ -304,12 +304,17 @@ function resumeWithFailure(
 		id: jobId,
 		payload,
 	};
+	if (node.onError === 'continueErrorOutput') {
+		// n8n rebuilds a resumed node's error output from the items of its first output whose JSON
+		// holds only `error`, `message` and `details`, merged into the input item they came from
+		// (handleNodeErrorOutput): an item put straight on the error output would be dropped.
+		const { error, ...details } = errorItem;
+		const item: INodeExecutionData = { json: { error, details }, pairedItem: { item: 0 } };
+		return { webhookResponse: { received: true }, workflowData: [[item]] };
+	}
 	if (continuesOnError(node)) {
 		const item: INodeExecutionData = { json: errorItem, pairedItem: { item: 0 } };
-		return {
-			webhookResponse: { received: true },
-			workflowData: node.onError === 'continueErrorOutput' ? [[], [item]] : [[item]],
-		};
+		return { webhookResponse: { received: true }, workflowData: [[item]] };
 	}
 	// Not part of IWebhookFunctions: the resume entry of the execution this webhook resumes.
 	const resumeEntry = (this as unknown as { executeData?: IExecuteData }).executeData;

@@ -227,6 +227,77 @@ describe('Split Out → Loop Over Items → a waiting operation → Set with $(S
 	);
 });
 
+describe('a waited-for job that ends invalid_url, in a loop, with Continue On Fail', () => {
+	it.each(['continueRegularOutput', 'continueErrorOutput'])(
+		"%s: the failed row's error item carries its own tag, the others their results",
+		async (onError) => {
+			const node = ourNode(
+				'reviewScraper',
+				{
+					resource: 'profile',
+					operation: 'add',
+					url: '={{ "https://www.example.com/biz/" + $json.key }}',
+					waitForCompletion: true,
+					waitTimeLimit: 5,
+					additionalFields: { blocks: 2 },
+				},
+				{ onError },
+			);
+			if (await refusedWithoutWait(client, simulator, node)) return;
+			const rows = ROWS.map((row) => ({
+				...row,
+				key: row.tag === 'south' ? `invalid-url-${row.key}` : row.key,
+			}));
+			const loop: WorkflowNode = {
+				id: randomUUID(),
+				name: 'Loop',
+				type: 'n8n-nodes-base.splitInBatches',
+				typeVersion: 3,
+				position: [0, 0],
+				parameters: { batchSize: 1, options: {} },
+			};
+			const errorOutput = onError === 'continueErrorOutput';
+			const execution = await run(
+				`link: invalid_url, ${onError}`,
+				[loop, node, tagNode('Tag'), ...(errorOutput ? [tagNode('Failed Tag')] : [])],
+				[
+					[link('Split Out'), 'Loop'],
+					[link('Loop', 1), 'Ours'],
+					[link('Ours'), 'Tag'],
+					[link('Tag'), 'Loop'],
+					...(errorOutput
+						? ([
+								[link('Ours', 1), 'Failed Tag'],
+								[link('Failed Tag'), 'Loop'],
+							] as Array<[ReturnType<typeof link>, string]>)
+						: []),
+				],
+				{ rows },
+			);
+			expectSucceeded(execution);
+			const items = [
+				...allItems(execution, 'Tag'),
+				...(errorOutput ? allItems(execution, 'Failed Tag') : []),
+			];
+			expect(items).toHaveLength(rows.length);
+			for (const item of items) {
+				// On an error output n8n keeps only error, message and details (merged into the input item).
+				const outcome = errorOutput
+					? (item.details as { outcome?: string })?.outcome
+					: item.outcome;
+				const failed = (outcome ?? item.outcome) === 'invalid_url';
+				expect({ tag: item.tag, failed }).toEqual({ tag: item.tag, failed: item.tag === 'south' });
+				if (!failed) expect(tagOfKey(item.source_url)).toBe(item.tag);
+				else expect(item.error).toContain('invalid_url');
+			}
+			expect(new Set(items.map((item) => item.tag))).toEqual(new Set(ROWS.map((r) => r.tag)));
+			if (errorOutput) {
+				expect(allItems(execution, 'Failed Tag').map((item) => item.tag)).toEqual(['south']);
+			}
+		},
+	);
+});
+
 describe('Split Out → an operation with many items out or error items → Set with $(Split Out).item', () => {
 	it('Photo Post → Get Results with Return All: every post of every page carries its own row tag', async () => {
 		simulator.configure({ photoPostCount: 23 });

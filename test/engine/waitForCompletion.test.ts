@@ -58,7 +58,7 @@ describe('Wait for Completion (Profile → Add)', () => {
 		expect(Array.isArray(result.reviews)).toBe(true);
 	});
 
-	const invalidUrlJob = async (node: object) => {
+	const invalidUrlJob = async (node: object, input: IDataObject = {}) => {
 		const receiver = await startReceiver();
 		const waiting = await runNode(
 			context.sim,
@@ -67,7 +67,7 @@ describe('Wait for Completion (Profile → Add)', () => {
 				...node,
 				parameters: { ...addAndWait.parameters, url: 'https://maps.example/invalid-url/9' },
 			},
-			[{}],
+			[input],
 			{ baseUrl: receiver.url },
 		);
 		await context.sim.waitForDeliveries(1, 5000);
@@ -85,6 +85,23 @@ describe('Wait for Completion (Profile → Add)', () => {
 		expect(resumed.error?.message).toBe(
 			`Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
 		);
+	});
+
+	it('with an error output, puts the error item for an invalid_url job on that output', async () => {
+		const { ack, resumed } = await invalidUrlJob(
+			{ onError: 'continueErrorOutput' },
+			{ customer: 'acme' },
+		);
+		expect(resumed.status).toBe('success');
+		expect(resumed.json('Node Under Test', 0)).toEqual([]);
+		const [item, ...more] = resumed.json('Node Under Test', 1);
+		expect(more).toEqual([]);
+		// n8n's error output keeps `error`, `message` and `details` of an item, merged into its input.
+		expect(item).toMatchObject({
+			customer: 'acme',
+			error: `Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
+			details: { outcome: 'invalid_url', wait_status: 'invalid_url', id: String(ack.job_id) },
+		});
 	});
 
 	it('with Continue On Fail, outputs an error item for an invalid_url job and goes on', async () => {
