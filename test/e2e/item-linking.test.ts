@@ -48,6 +48,16 @@ function tagNode(name: string): WorkflowNode {
 	};
 }
 
+/** Loop Over Items with a batch size of 1: the pattern that makes many items wait in turn. */
+const loopNode = (): WorkflowNode => ({
+	id: randomUUID(),
+	name: 'Loop',
+	type: 'n8n-nodes-base.splitInBatches',
+	typeVersion: 3,
+	position: [0, 0],
+	parameters: { batchSize: 1, options: {} },
+});
+
 const ourNode = (type: string, parameters: Record<string, unknown>, extra = {}): WorkflowNode => ({
 	...packageNode(type, 'Ours', parameters, credentials),
 	typeVersion: 1.1,
@@ -189,14 +199,7 @@ describe('Split Out → Loop Over Items → a waiting operation → Set with $(S
 		'%s: every resumed item, and every item after the loop, carries its own row tag',
 		async (_name, waitingCase) => {
 			if (await refusedWithoutWait(client, simulator, waitingCase.node())) return;
-			const loop: WorkflowNode = {
-				id: randomUUID(),
-				name: 'Loop',
-				type: 'n8n-nodes-base.splitInBatches',
-				typeVersion: 3,
-				position: [0, 0],
-				parameters: { batchSize: 1, options: {} },
-			};
+			const loop = loopNode();
 			const execution = await run(
 				`link: ${waitingCase.name}`,
 				[loop, waitingCase.node(), tagNode('Tag'), tagNode('After')],
@@ -248,14 +251,7 @@ describe('a waited-for job that ends invalid_url, in a loop, with Continue On Fa
 				...row,
 				key: row.tag === 'south' ? `invalid-url-${row.key}` : row.key,
 			}));
-			const loop: WorkflowNode = {
-				id: randomUUID(),
-				name: 'Loop',
-				type: 'n8n-nodes-base.splitInBatches',
-				typeVersion: 3,
-				position: [0, 0],
-				parameters: { batchSize: 1, options: {} },
-			};
+			const loop = loopNode();
 			const errorOutput = onError === 'continueErrorOutput';
 			const execution = await run(
 				`link: invalid_url, ${onError}`,

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 /** The most this package reads of a delivery that n8n left unread (see `largeDeliveriesOption`). */
-export const LARGE_DELIVERY_LIMIT_MIB = 256;
+export const LARGE_DELIVERY_LIMIT_MIB = 128;
 const LARGE_DELIVERY_LIMIT_BYTES = LARGE_DELIVERY_LIMIT_MIB * 1024 * 1024;
 
 /**
