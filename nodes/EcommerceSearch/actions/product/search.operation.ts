@@ -104,14 +104,17 @@ const properties: INodeProperties[] = [
 			description: `Number of products per page, at most ${MAX_PER_PAGE} (the service uses 100 when not set)`,
 		},
 	]),
-	outputField(
-		{
-			name: 'One Item per Product',
-			value: 'products',
-			description: "Each product with the search's request_id",
-		},
-		'One item with the products, pagination, summary and credits used',
-	),
+	{
+		...outputField(
+			{
+				name: 'One Item per Product',
+				value: 'products',
+				description: "Each product with the search's request_id",
+			},
+			'One item with the products, pagination, summary and credits used',
+		),
+		hint: 'With Wait for Completion (node version 1.1 on) the products come as one item, in "results": Split Out gives one item per product',
+	},
 	{
 		displayName: 'Add Summary Item',
 		name: 'includeSummary',
