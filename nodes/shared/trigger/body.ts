@@ -55,13 +55,18 @@ export async function readDeliveryBody(this: IWebhookFunctions): Promise<Deliver
 
 	const chunks: Buffer[] = [];
 	let size = 0;
-	for await (const chunk of request) {
-		size += chunk.length;
-		if (size > LARGE_DELIVERY_LIMIT_BYTES) {
-			request.destroy?.();
-			return tooLarge;
+	try {
+		for await (const chunk of request) {
+			size += chunk.length;
+			if (size > LARGE_DELIVERY_LIMIT_BYTES) {
+				request.destroy?.();
+				return tooLarge;
+			}
+			chunks.push(chunk);
 		}
-		chunks.push(chunk);
+	} catch {
+		// The sender went away mid-body; what arrived is not the delivery, and it will send again.
+		return refusal(400, 'The delivery was cut off before its end');
 	}
 	let text = Buffer.concat(chunks, size).toString('utf8');
 	chunks.length = 0;

@@ -480,6 +480,19 @@ describe('deliveries n8n left unread (Receive Large Deliveries)', () => {
 		expect(broken.result.workflowData).toBeUndefined();
 	});
 
+	it('refuses with 400, starting nothing, a body whose sender went away mid-way', async () => {
+		const stream = new Readable({
+			read() {
+				this.push(Buffer.from('{"job_id": 41, "reviews": ['));
+				this.destroy(new Error('aborted'));
+			},
+		}) as Readable & { headers: IDataObject };
+		stream.headers = { 'content-type': 'application/json' };
+		const { result, answered } = await receive({ stream });
+		expect(answered.status).toBe(400);
+		expect(result.workflowData).toBeUndefined();
+	});
+
 	it('checks the secret before reading anything', async () => {
 		const request = unreadRequest([JSON.stringify(samples.reviewJob)]);
 		const { answered } = await receive({
