@@ -19,6 +19,7 @@ const compatFiles = [
 	'social-requests',
 	'item-linking',
 	'large-deliveries',
+	'edges',
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
 module.exports = {

@@ -7,45 +7,84 @@ export interface ExecutionCustomData {
 	get(key: string): string | undefined;
 }
 
-/** The oldest n8n that Wait for Completion is tested on (README, compatibility table). */
-export const WAIT_FOR_COMPLETION_MIN_N8N = '2.41.1';
+function isStore(store: unknown): store is ExecutionCustomData {
+	const candidate = store as Partial<ExecutionCustomData> | undefined;
+	return typeof candidate?.set === 'function' && typeof candidate.get === 'function';
+}
 
-/**
- * The execution's custom data as n8n 2.x offers it to nodes, or undefined where this n8n does not:
- * n8n 1.x has no `customData` on its node contexts, and n8n 2.x throws when the context has no
- * execution behind it.
- */
-export function executionCustomData(
-	context: IExecuteFunctions | IWebhookFunctions,
-): ExecutionCustomData | undefined {
-	let store: Partial<ExecutionCustomData> | undefined;
+/** n8n 1.x reaches custom data through `$execution`: the data proxy in execute(). */
+type WithDataProxy = {
+	getWorkflowDataProxy?: (itemIndex: number) => { $execution?: { customData?: unknown } };
+};
+
+/** n8n 1.x's webhook context has no data proxy, but evaluates expressions over `$execution`. */
+type WithExpressions = { evaluateExpression?: (expression: string, itemIndex?: number) => unknown };
+
+/** Whether this n8n gives the node context its own store (2.x), where the resume rules differ too. */
+export function hasContextCustomData(context: IExecuteFunctions | IWebhookFunctions): boolean {
 	try {
-		store = (context as { customData?: Partial<ExecutionCustomData> }).customData;
+		return isStore((context as { customData?: unknown }).customData);
 	} catch {
-		return undefined;
+		// n8n 2.x throws when the context has no execution behind it.
+		return false;
 	}
-	return typeof store?.set === 'function' && typeof store.get === 'function'
-		? (store as ExecutionCustomData)
-		: undefined;
 }
 
 /**
- * Wait for Completion keeps the submitted ID in the execution's custom data, which n8n 1.x does not
- * offer to nodes (nor does it let a resumed node fail), so it is refused before anything is sent.
+ * The execution's custom data: the context's own store on n8n 2.x, `$execution.customData` through
+ * the data proxy on n8n 1.x; undefined where neither exists (no execution behind the context).
+ */
+export function executionCustomData(
+	context: IExecuteFunctions | IWebhookFunctions,
+	itemIndex = 0,
+): ExecutionCustomData | undefined {
+	if (hasContextCustomData(context)) {
+		return (context as unknown as { customData: ExecutionCustomData }).customData;
+	}
+	const { getWorkflowDataProxy } = context as WithDataProxy;
+	if (typeof getWorkflowDataProxy !== 'function') return undefined;
+	try {
+		const store = getWorkflowDataProxy.call(context, itemIndex).$execution?.customData;
+		return isStore(store) ? store : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** One custom data value, in any context that can read it (n8n 1.x's webhook context included). */
+export function readExecutionCustomData(
+	context: IExecuteFunctions | IWebhookFunctions,
+	key: string,
+): string | undefined {
+	const store = executionCustomData(context);
+	if (store) return store.get(key);
+	const { evaluateExpression } = context as WithExpressions;
+	if (typeof evaluateExpression !== 'function' || !/^\w+$/.test(key)) return undefined;
+	try {
+		const value = evaluateExpression.call(context, `{{ $execution.customData.get("${key}") }}`, 0);
+		return typeof value === 'string' && value !== '' ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Wait for Completion keeps the submitted ID in the execution's custom data; without it (a context
+ * with no execution behind it) the node cannot wait, so it is refused before anything is sent.
  */
 export function requireExecutionCustomData(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): ExecutionCustomData {
-	const store = executionCustomData(this);
+	const store = executionCustomData(this, itemIndex);
 	if (store) return store;
 	throw new NodeOperationError(
 		this.getNode(),
-		`Wait for Completion needs n8n ${WAIT_FOR_COMPLETION_MIN_N8N} or newer`,
+		"Wait for Completion needs the execution's custom data, which this run does not have",
 		{
 			itemIndex,
 			description:
-				'This n8n (1.x) gives nodes no execution custom data to wait on, so nothing was sent. Update n8n, or turn Wait for Completion off and receive the results with a Scraping Callback Trigger.',
+				'Nothing was sent. Turn Wait for Completion off and receive the results with a Scraping Callback Trigger.',
 		},
 	);
 }

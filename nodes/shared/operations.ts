@@ -8,6 +8,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, type ApiRequestOptions } from './transport';
+import { throwResumedFailure } from './waitForCompletion';
 
 export type ItemOutput = IDataObject | IDataObject[];
 
@@ -103,6 +104,7 @@ export async function runOperation(
 	this: IExecuteFunctions,
 	operation: Operation,
 ): Promise<INodeExecutionData[][]> {
+	throwResumedFailure.call(this);
 	const items = this.getInputData();
 	if ('executeBatch' in operation) return [await operation.executeBatch.call(this, items)];
 

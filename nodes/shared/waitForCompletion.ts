@@ -17,7 +17,20 @@ import {
 	recognizePayload,
 	type Outcome,
 } from './callbackPayload';
-import { executionCustomData, requireExecutionCustomData } from './executionCustomData';
+import {
+	awaitedJobKey,
+	decodeAwaitedJob,
+	digestToken,
+	encodeAwaitedJob,
+	RESUME_TOKEN_PARAMETER,
+	resumeCallbackAddress,
+	tokenMatches,
+} from './awaitedJob';
+import {
+	hasContextCustomData,
+	readExecutionCustomData,
+	requireExecutionCustomData,
+} from './executionCustomData';
 import type { ItemOutput, PreparedItem } from './operations';
 import { redactEchoedSecrets } from './redact';
 
@@ -102,11 +115,6 @@ export const callbackResumeWebhooks: IWebhookDescription[] = [
 	},
 ];
 
-// Execution custom data keys allow letters, digits and underscores only, up to 50 characters.
-const expectedIdKey = (nodeId: string) =>
-	`awaiting_${nodeId.replace(/[^A-Za-z0-9]/g, '_')}`.slice(0, 50);
-const PENDING = 'pending';
-
 export function isWaitingRequested(this: IExecuteFunctions, itemIndex: number): boolean {
 	return this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
 }
@@ -128,12 +136,17 @@ export function resumeCallbackUrl(this: IExecuteFunctions, itemIndex: number): s
 			},
 		);
 	}
+	// Community nodes get $execution.resumeUrl, not getSignedResumeUrl(), which n8n accepts only for
+	// its own send-and-wait nodes.
+	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex));
+	const { url, token } = resumeCallbackAddress(resumeUrl, this.getNode().id);
 	// The submitted ID is kept in the execution's custom data, which n8n caps at 10 keys: claim the
 	// slot before the job is submitted, so a full store fails here and not after the job exists.
-	const key = expectedIdKey(this.getNode().id);
+	const key = awaitedJobKey(this.getNode().id);
 	const customData = requireExecutionCustomData.call(this, itemIndex);
-	customData.set(key, PENDING);
-	if (customData.get(key) !== PENDING) {
+	const claim = encodeAwaitedJob({ tokenDigest: token && digestToken(token) });
+	customData.set(key, claim);
+	if (customData.get(key) !== claim) {
 		throw new NodeOperationError(
 			this.getNode(),
 			"Wait for Completion needs a free slot in the execution's custom data",
@@ -144,12 +157,7 @@ export function resumeCallbackUrl(this: IExecuteFunctions, itemIndex: number): s
 			},
 		);
 	}
-	// Community nodes get $execution.resumeUrl, not getSignedResumeUrl(), which n8n accepts only for
-	// its own send-and-wait nodes. The node ID goes before the query string, where the
-	// restart webhook's path is matched.
-	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex));
-	const [address, query] = resumeUrl.split('?');
-	return `${address.replace(/\/+$/, '')}/${this.getNode().id}${query ? `?${query}` : ''}`;
+	return url;
 }
 
 export async function waitForCallback(
@@ -165,9 +173,10 @@ export async function waitForCallback(
 	const minutes = Number(
 		this.getNodeParameter('waitTimeLimit', itemIndex, DEFAULT_TIME_LIMIT_MINUTES),
 	);
-	requireExecutionCustomData
-		.call(this, itemIndex)
-		.set(expectedIdKey(this.getNode().id), String(expectedId));
+	const key = awaitedJobKey(this.getNode().id);
+	const customData = requireExecutionCustomData.call(this, itemIndex);
+	const { tokenDigest } = decodeAwaitedJob(customData.get(key)) ?? {};
+	customData.set(key, encodeAwaitedJob({ id: String(expectedId), tokenDigest }));
 	await this.putExecutionToWait(new Date(Date.now() + Math.max(1, minutes) * 60_000));
 }
 
@@ -231,9 +240,14 @@ export function resumeWithResults(
 	toResults: (payload: IDataObject) => IDataObject[] = oneResumedItem,
 ): IWebhookResponseData {
 	const payload = this.getBodyData();
-	const expectedId = executionCustomData(this)?.get(expectedIdKey(this.getNode().id));
+	const awaited = decodeAwaitedJob(readExecutionCustomData(this, awaitedJobKey(this.getNode().id)));
 	const deliveredId = payload && typeof payload === 'object' ? payloadId(payload) : undefined;
-	if (expectedId === undefined || expectedId === PENDING || deliveredId !== expectedId) {
+	const givenToken = (this.getQueryData() as IDataObject)[RESUME_TOKEN_PARAMETER];
+	if (
+		awaited?.id === undefined ||
+		(awaited.tokenDigest !== undefined && !tokenMatches(givenToken, awaited.tokenDigest)) ||
+		deliveredId !== awaited.id
+	) {
 		this.getResponseObject()
 			.status(422)
 			.json({ message: 'This callback does not belong to the job this execution is waiting for' });
@@ -318,11 +332,48 @@ function resumeWithFailure(
 	}
 	// Not part of IWebhookFunctions: the resume entry of the execution this webhook resumes.
 	const resumeEntry = (this as unknown as { executeData?: IExecuteData }).executeData;
-	if (resumeEntry && typeof resumeEntry === 'object') {
+	if (!resumeEntry || typeof resumeEntry !== 'object') {
+		return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
+	}
+	if (hasContextCustomData(this)) {
 		resumeEntry.metadata = {
 			...resumeEntry.metadata,
 			resumeError: new NodeOperationError(node, message, { description }),
 		};
+		return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
 	}
-	return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
+	// n8n 1.x has no resumeError: it resumes a waiting node by running it disabled, which only
+	// passes the webhook's items on. Enabled, the node runs again on this one item, and execute()
+	// throws the failure it carries (throwResumedFailure): n8n fails the node as for any error.
+	resumeEntry.node.disabled = false;
+	const failure: ResumedFailure = { node: node.id, description };
+	return {
+		webhookResponse: { received: true },
+		workflowData: [[{ json: { ...errorItem, [RESUMED_FAILURE]: failure } }]],
+	};
+}
+
+/** Marks the one item that n8n 1.x gives back to a waiting node whose job failed. */
+const RESUMED_FAILURE = '__resumed_failure';
+
+interface ResumedFailure {
+	/** This node's ID: another node that receives the item does not throw. */
+	node: string;
+	description: string;
+}
+
+/**
+ * On n8n 1.x a waiting node whose job failed runs again, on the one item its webhook marked: the
+ * failure is thrown here, before anything is prepared or sent.
+ */
+export function throwResumedFailure(this: IExecuteFunctions): void {
+	const items = this.getInputData();
+	if (items.length !== 1) return;
+	const { json } = items[0];
+	const failure = json[RESUMED_FAILURE] as ResumedFailure | undefined;
+	if (failure?.node !== this.getNode().id || typeof json.error !== 'string') return;
+	throw new NodeOperationError(this.getNode(), json.error, {
+		description: failure.description,
+		itemIndex: 0,
+	});
 }

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { PhotoEnvelope } from '../../simulator/schemas';
 import type { DeliveryRecord, PayloadKind, Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
+import { resumeProof } from './harness/compat';
 import { asDelivered, deliveryMarks } from './harness/delivered';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { refusedWithoutWait } from './harness/compat';
 import { connect, currentMode, type SuiteState } from './harness/state';
 import { directSubmitter } from './harness/submit';
 import {
@@ -301,9 +301,9 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 		return id;
 	}
 
-	it('Photo Post → Search waits, refuses a foreign callback with 422, resumes with the posts', async () => {
-		// Slow enough that the execution is seen waiting, and a foreign callback is tried, first.
-		simulator.configure({ completionDelayMs: 3_000, photoPostCount: 12 });
+	it('Photo Post → Search waits, refuses forged and foreign callbacks, resumes with the posts', async () => {
+		// Slow enough that the execution is seen waiting, and the forged callbacks are tried, first.
+		simulator.configure({ completionDelayMs: 6_000, photoPostCount: 12 });
 		const node = socialScraper({
 			resource: 'photoPost',
 			operation: 'search',
@@ -311,7 +311,6 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 			waitForCompletion: true,
 			waitTimeLimit: 5,
 		});
-		if (await refusedWithoutWait(client, simulator, node)) return;
 		const id = await startWaiting('e2e wait: photo search', node);
 		const waiting = await waitForExecutionStatus(client, id, 'waiting', 10_000);
 
@@ -319,18 +318,33 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 			.requests()
 			.filter((r) => r.api === 'photo' && r.method === 'POST' && r.path === '/v1/search');
 		const callbackUrl = (submitted.body as { callback_url: string }).callback_url;
+		const resumeAddress = `${webhookBase(state)}/webhook-waiting/${waiting.id}/${node.id}`;
 		expect(callbackUrl).toMatch(
-			new RegExp(
-				`^${webhookBase(state)}/webhook-waiting/${waiting.id}/${node.id}\\?signature=\\w+$`,
-			),
+			new RegExp(`^${resumeAddress}\\?${resumeProof.parameter}=[\\w-]+$`),
 		);
 		const [ack] = nodeOutput(waiting, 'Social Scraper');
 		expect(ack).toEqual(expect.objectContaining({ status: 'created' }));
+		// The proof never shows in the node's output.
+		const proof = new URL(callbackUrl).searchParams.get(resumeProof.parameter) as string;
+		expect(JSON.stringify(waiting)).not.toContain(proof);
 
-		const foreign = await postToWebhook(callbackUrl, {
-			request_id: 'someone-elses-request',
+		// The service's own envelope for this request, sent by someone who guessed the execution ID
+		// (sequential on n8n 1.x) or holds a wrong proof: refused, and the execution keeps waiting.
+		const forgedBody = {
+			request_id: ack.request_id,
 			status: 'completed',
 			request_metadata: { keyword: '#e2e-wait' },
+			results: [{ post_id: 'forged' }],
+		};
+		const wrongProof = `${resumeAddress}?${resumeProof.parameter}=${'A'.repeat(proof.length)}`;
+		for (const forgedUrl of [resumeAddress, wrongProof]) {
+			const forged = await postToWebhook(forgedUrl, forgedBody);
+			expect(forged.status).toBe(resumeProof.refusedWith);
+			expect(JSON.stringify(forged.body)).not.toContain(proof);
+		}
+		const foreign = await postToWebhook(callbackUrl, {
+			...forgedBody,
+			request_id: 'someone-elses-request',
 			results: [],
 		});
 		expect(foreign).toEqual({
@@ -371,7 +385,6 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 			waitForCompletion: true,
 			waitTimeLimit: 5,
 		});
-		if (await refusedWithoutWait(client, simulator, node)) return;
 		const id = await startWaiting('e2e wait: social scrape', node);
 		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
 		expect(delivery.state).toBe('delivered');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
+import { resumeProof } from './harness/compat';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect, type SuiteState } from './harness/state';
 import {
@@ -137,10 +138,12 @@ describe('refused submissions and empty results in real n8n', () => {
 			outcome: 'completed',
 			result_count: 0,
 		});
-		// The service echoes the resume URL; its signature would let anyone resume executions.
-		const signature = new URL(delivery.url).searchParams.get('signature') as string;
-		expect(JSON.stringify(items)).not.toContain(signature);
-		expect(JSON.stringify(items)).toContain('signature=***');
+		// The service echoes the resume URL; its proof (n8n 2.x's signature, the node's own token on
+		// 1.x) would let anyone resume executions.
+		const proof = new URL(delivery.url).searchParams.get(resumeProof.parameter) as string;
+		expect(proof).toMatch(/^[\w-]{16,}$/);
+		expect(JSON.stringify(items)).not.toContain(proof);
+		expect(JSON.stringify(items)).toContain(`${resumeProof.parameter}=***`);
 	});
 });
 

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 
 import type { DeliveryRecord, Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
-import { refusedWithoutWait } from './harness/compat';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect, type SuiteState } from './harness/state';
 import { directSubmitter } from './harness/submit';
@@ -161,7 +160,6 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 			),
 			typeVersion: 1.1,
 		};
-		if (await refusedWithoutWait(client, simulator, node)) return;
 		const path = `e2e-large-${randomBytes(6).toString('hex')}`;
 		const id = await activateChain(client, 'large: waiting add', [
 			webhookNode(path, { respond: 'onReceived' }),

@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import type { Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { refusedWithoutWait } from './harness/compat';
 import { connect, type SuiteState } from './harness/state';
 import { directSubmitter } from './harness/submit';
 import {
@@ -166,12 +165,20 @@ describe('Wait for Completion: a job that ends invalid_url', () => {
 		...extra,
 	});
 
-	it('fails the item with a message naming the job and invalid_url', async () => {
-		if (await refusedWithoutWait(client, simulator, addAndWait())) return;
+	const after = (): WorkflowNode => ({
+		id: randomUUID(),
+		name: 'After',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	});
+
+	it('fails the item with a message naming the job and invalid_url; nothing after it runs', async () => {
 		const run = await runThroughWebhook(
 			client,
 			'e2e wait: invalid_url',
-			[addAndWait()],
+			[addAndWait(), after()],
 			{},
 			{
 				respond: 'onReceived',
@@ -185,18 +192,12 @@ describe('Wait for Completion: a job that ends invalid_url', () => {
 		expect(error?.message).toBe(
 			`Job ${delivery.ref} ended with status "invalid_url" (invalid_url), not completed`,
 		);
+		expect(error?.description).toMatch(/^The service could not collect from the given URL/);
+		expect(run.execution.data?.resultData.runData.After).toBeUndefined();
 	});
 
 	it('with Continue On Fail, the error item goes on to the next node', async () => {
-		if (await refusedWithoutWait(client, simulator, addAndWait())) return;
-		const next: WorkflowNode = {
-			id: randomUUID(),
-			name: 'After',
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		};
+		const next = after();
 		const run = await runThroughWebhook(
 			client,
 			'e2e wait: invalid_url, continue on fail',
@@ -244,7 +245,6 @@ describe('Early delivery on the service retry schedule', () => {
 			},
 			{ reviewScraperApi },
 		);
-		if (await refusedWithoutWait(client, simulator, node)) return;
 		const run = await runThroughWebhook(
 			client,
 			'e2e wait: early delivery',

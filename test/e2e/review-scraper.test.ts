@@ -5,7 +5,6 @@ import { ReviewJobCallback } from '../../simulator/schemas';
 import { asDelivered } from './harness/delivered';
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { refusedWithoutWait } from './harness/compat';
 import { connect, type SuiteState } from './harness/state';
 import {
 	chain,
@@ -383,7 +382,6 @@ describe('Wait for Completion in real n8n', () => {
 			waitTimeLimit: 5,
 			additionalFields: { blocks: 3, externalIdentifier: 'e2e-wait' },
 		});
-		if (await refusedWithoutWait(client, simulator, node)) return;
 		const run = await runThroughWebhook(
 			client,
 			'e2e wait for completion',

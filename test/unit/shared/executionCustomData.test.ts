@@ -1,7 +1,9 @@
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 
 import {
 	executionCustomData,
+	hasContextCustomData,
+	readExecutionCustomData,
 	requireExecutionCustomData,
 } from '../../../nodes/shared/executionCustomData';
 
@@ -11,19 +13,42 @@ function context(extra: object): IExecuteFunctions {
 	return { getNode: () => node, ...extra } as unknown as IExecuteFunctions;
 }
 
-function n8n2Store() {
+function memoryStore() {
 	const data = new Map<string, string>();
 	return { set: (k: string, v: string) => data.set(k, v), get: (k: string) => data.get(k) };
 }
 
+/** n8n 1.x's execute context: no customData, `$execution.customData` through the data proxy. */
+function n8n1ExecuteContext(store = memoryStore()) {
+	const proxyCalls: number[] = [];
+	const ctx = context({
+		getWorkflowDataProxy: (itemIndex: number) => {
+			proxyCalls.push(itemIndex);
+			return { $execution: { customData: store } };
+		},
+	});
+	return { ctx, store, proxyCalls };
+}
+
 describe('execution custom data, detected rather than assumed', () => {
 	it('is the context’s own store where n8n offers one (2.x)', () => {
-		const store = n8n2Store();
-		expect(executionCustomData(context({ customData: store }))).toBe(store);
+		const store = memoryStore();
+		const ctx = context({ customData: store });
+		expect(executionCustomData(ctx)).toBe(store);
+		expect(hasContextCustomData(ctx)).toBe(true);
 	});
 
-	it('is undefined on n8n 1.x, where the context has no customData', () => {
+	it('is $execution.customData through the data proxy on n8n 1.x, for the item asked', () => {
+		const { ctx, store, proxyCalls } = n8n1ExecuteContext();
+		expect(executionCustomData(ctx, 3)).toBe(store);
+		expect(proxyCalls).toEqual([3]);
+		expect(hasContextCustomData(ctx)).toBe(false);
+	});
+
+	it('is undefined where the context has neither (no execution behind it)', () => {
 		expect(executionCustomData(context({}))).toBeUndefined();
+		const noStore = context({ getWorkflowDataProxy: () => ({ $execution: {} }) });
+		expect(executionCustomData(noStore)).toBeUndefined();
 	});
 
 	it('is undefined where n8n 2.x throws for a context without an execution', () => {
@@ -34,11 +59,31 @@ describe('execution custom data, detected rather than assumed', () => {
 			},
 		});
 		expect(executionCustomData(ctx)).toBeUndefined();
+		expect(hasContextCustomData(ctx)).toBe(false);
 	});
 
-	it('refuses Wait for Completion on n8n 1.x, naming the n8n version it needs', () => {
+	it('is read in n8n 1.x’s webhook context through an expression over $execution', () => {
+		const expressions: string[] = [];
+		const webhook = {
+			getNode: () => node,
+			evaluateExpression: (expression: string) => {
+				expressions.push(expression);
+				return expression.includes('"awaiting_n1"') ? 'job-7' : undefined;
+			},
+		} as unknown as IWebhookFunctions;
+		expect(readExecutionCustomData(webhook, 'awaiting_n1')).toBe('job-7');
+		expect(readExecutionCustomData(webhook, 'other')).toBeUndefined();
+		expect(expressions[0]).toBe('{{ $execution.customData.get("awaiting_n1") }}');
+		// A key that could break out of the expression's string is never evaluated.
+		expect(readExecutionCustomData(webhook, 'a") + $env.X + ("')).toBeUndefined();
+		expect(expressions).toHaveLength(2);
+	});
+
+	it('refuses Wait for Completion where there is no custom data at all, before sending', () => {
 		expect(() => requireExecutionCustomData.call(context({}), 0)).toThrow(
-			/^Wait for Completion needs n8n 2\.41\.1 or newer$/,
+			/^Wait for Completion needs the execution's custom data/,
 		);
+		const { ctx, store } = n8n1ExecuteContext();
+		expect(requireExecutionCustomData.call(ctx, 0)).toBe(store);
 	});
 });

@@ -11,6 +11,10 @@ describe('redactCallbackUrl', () => {
 			'https://h/webhook-waiting/9/n?signature=abc',
 			`https://h/webhook-waiting/9/n?signature=${REDACTED}`,
 		],
+		[
+			'https://h/webhook-waiting/9/n?resume_token=t0k3n',
+			`https://h/webhook-waiting/9/n?resume_token=${REDACTED}`,
+		],
 		['https://h/w?SECRET=x', `https://h/w?SECRET=${REDACTED}`],
 		['https://h/w?secret=', 'https://h/w?secret='],
 		['https://h/w?secretive=1', 'https://h/w?secretive=1'],
