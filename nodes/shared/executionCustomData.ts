@@ -17,8 +17,8 @@ type WithDataProxy = {
 	getWorkflowDataProxy?: (itemIndex: number) => { $execution?: { customData?: unknown } };
 };
 
-/** n8n 1.x's webhook context has no data proxy, but evaluates expressions over `$execution`. */
-type WithExpressions = { evaluateExpression?: (expression: string, itemIndex?: number) => unknown };
+/** Not part of n8n's interfaces: what n8n 1.x's node contexts give expressions as `$execution`. */
+type WithAdditionalKeys = { additionalKeys?: { $execution?: { customData?: unknown } } };
 
 /** Whether this n8n gives the node context its own store (2.x), where the resume rules differ too. */
 export function hasContextCustomData(context: IExecuteFunctions | IWebhookFunctions): boolean {
@@ -51,18 +51,22 @@ export function executionCustomData(
 	}
 }
 
-/** One custom data value, in any context that can read it (n8n 1.x's webhook context included). */
+/**
+ * One custom data value, in any context that can read it. n8n 1.x's webhook context has no data
+ * proxy, and an expression calling `$execution.customData.get()` there gives undefined (its
+ * expression sandbox does not call into that object); the context's `additionalKeys`, which
+ * expressions are given as `$execution`, hold the same store.
+ */
 export function readExecutionCustomData(
 	context: IExecuteFunctions | IWebhookFunctions,
 	key: string,
 ): string | undefined {
 	const store = executionCustomData(context);
 	if (store) return store.get(key);
-	const { evaluateExpression } = context as WithExpressions;
-	if (typeof evaluateExpression !== 'function' || !/^\w+$/.test(key)) return undefined;
 	try {
-		const value = evaluateExpression.call(context, `{{ $execution.customData.get("${key}") }}`, 0);
-		return typeof value === 'string' && value !== '' ? value : undefined;
+		const keys = (context as WithAdditionalKeys).additionalKeys;
+		const fallback = keys?.$execution?.customData;
+		return isStore(fallback) ? fallback.get(key) : undefined;
 	} catch {
 		return undefined;
 	}

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
+import { n8nMajor } from './compat';
+
 export interface Owner {
 	email: string;
 	password: string;
@@ -247,7 +249,26 @@ export class N8nClient {
 			if (value !== undefined) params.set(key, String(value));
 		}
 		const page = await this.api<{ data: Execution[] }>('GET', `/executions?${params}`);
-		return page.data;
+		if (n8nMajor() >= 2 || (query.status !== undefined && query.status !== 'waiting')) {
+			return page.data;
+		}
+		// n8n 1.x keeps a waiting execution among its active ones, and its public API leaves those
+		// out of every list: the editor's own API lists them.
+		const waiting = await this.waitingExecutions(query.workflowId);
+		const listed = new Set(page.data.map((execution) => execution.id));
+		return [...page.data, ...waiting.filter((execution) => !listed.has(execution.id))].sort(
+			(a, b) => Number(b.id) - Number(a.id),
+		);
+	}
+
+	private async waitingExecutions(workflowId: string | undefined): Promise<Execution[]> {
+		if (!this.cookie) await this.signIn();
+		const filter = JSON.stringify({ status: ['waiting'], ...(workflowId ? { workflowId } : {}) });
+		const page = await this.rest<{ results: Array<{ id: string }> }>(
+			'GET',
+			`/executions?filter=${encodeURIComponent(filter)}&limit=50`,
+		);
+		return await Promise.all(page.results.map(async ({ id }) => await this.getExecution(id)));
 	}
 
 	async getExecution(id: string): Promise<Execution> {

@@ -211,7 +211,7 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
-		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'info',
 		N8N_LOG_OUTPUT: 'console',
 		// A worker serves no editor: its port is the health server's.
 		...(command === 'worker'

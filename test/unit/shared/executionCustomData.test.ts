@@ -62,21 +62,17 @@ describe('execution custom data, detected rather than assumed', () => {
 		expect(hasContextCustomData(ctx)).toBe(false);
 	});
 
-	it('is read in n8n 1.x’s webhook context through an expression over $execution', () => {
-		const expressions: string[] = [];
+	it('is read in n8n 1.x’s webhook context through the keys its expressions get', () => {
+		const store = memoryStore();
+		store.set('awaiting_n1', 'job-7');
 		const webhook = {
 			getNode: () => node,
-			evaluateExpression: (expression: string) => {
-				expressions.push(expression);
-				return expression.includes('"awaiting_n1"') ? 'job-7' : undefined;
-			},
+			additionalKeys: { $execution: { customData: store } },
 		} as unknown as IWebhookFunctions;
 		expect(readExecutionCustomData(webhook, 'awaiting_n1')).toBe('job-7');
 		expect(readExecutionCustomData(webhook, 'other')).toBeUndefined();
-		expect(expressions[0]).toBe('{{ $execution.customData.get("awaiting_n1") }}');
-		// A key that could break out of the expression's string is never evaluated.
-		expect(readExecutionCustomData(webhook, 'a") + $env.X + ("')).toBeUndefined();
-		expect(expressions).toHaveLength(2);
+		const bare = { getNode: () => node } as unknown as IWebhookFunctions;
+		expect(readExecutionCustomData(bare, 'awaiting_n1')).toBeUndefined();
 	});
 
 	it('refuses Wait for Completion where there is no custom data at all, before sending', () => {
