@@ -323,7 +323,10 @@ function resumeWithFailure(
 		// holds only `error`, `message` and `details`, merged into the input item they came from
 		// (handleNodeErrorOutput): an item put straight on the error output would be dropped.
 		const { error, ...details } = errorItem;
-		const item: INodeExecutionData = { json: { error, details }, pairedItem: { item: 0 } };
+		// n8n 1.x keeps an error item's JSON only when it is `error` alone or with `message`: there
+		// the description goes in `message`, and the outcome is in the error's own words.
+		const json = hasContextCustomData(this) ? { error, details } : { error, message: description };
+		const item: INodeExecutionData = { json, pairedItem: { item: 0 } };
 		return { webhookResponse: { received: true }, workflowData: [[item]] };
 	}
 	if (continuesOnError(node)) {

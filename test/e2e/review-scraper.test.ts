@@ -4,6 +4,7 @@ import type { Simulator } from '../../simulator/server';
 import { ReviewJobCallback } from '../../simulator/schemas';
 import { asDelivered } from './harness/delivered';
 import type { N8nClient, WorkflowNode } from './harness/client';
+import { resumeProof } from './harness/compat';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect, type SuiteState } from './harness/state';
 import {
@@ -397,7 +398,7 @@ describe('Wait for Completion in real n8n', () => {
 		const [delivery] = simulator.deliveries();
 		expect(delivery.url).toMatch(
 			new RegExp(
-				`^${state.webhookUrl}/webhook-waiting/${run.execution.id}/${node.id}\\?signature=`,
+				`^${state.webhookUrl}/webhook-waiting/${run.execution.id}/${node.id}\\?${resumeProof.parameter}=`,
 			),
 		);
 		expect(delivery.state).toBe('delivered');
