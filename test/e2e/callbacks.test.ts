@@ -324,9 +324,11 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 		);
 		const [ack] = nodeOutput(waiting, 'Social Scraper');
 		expect(ack).toEqual(expect.objectContaining({ status: 'created' }));
-		// The proof never shows in the node's output.
+		// The proof never shows in the node's output. n8n 2.x keeps its own token in the execution;
+		// on 1.x the node's token is nowhere in the execution (only its digest, in custom data).
 		const proof = new URL(callbackUrl).searchParams.get(resumeProof.parameter) as string;
-		expect(JSON.stringify(waiting)).not.toContain(proof);
+		expect(JSON.stringify(nodeOutput(waiting, 'Social Scraper'))).not.toContain(proof);
+		if (n8nMajor() < 2) expect(JSON.stringify(waiting)).not.toContain(proof);
 
 		// The service's own envelope for this request, sent by someone who guessed the execution ID
 		// (sequential on n8n 1.x) or holds a wrong proof: refused, and the execution keeps waiting.
@@ -391,7 +393,7 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 		const statuses = delivery.attemptLog.map((a) => a.status);
 		// Refused with 409 until n8n has saved the execution as waiting, then accepted once.
 		expect(statuses.at(-1)).toBe(200);
-		expect(statuses.slice(0, -1).every((status) => status === 409)).toBe(true);
+		expect(statuses.slice(0, -1).filter((status) => status !== 409)).toEqual([]);
 		// In one process n8n 2.x's save always comes after the immediate callback; in queue mode the
 		// worker saves and the webhook process takes the callback, and n8n 1.x saves sooner, so there
 		// the save may come first. The early-delivery test in redelivery.test.ts forces the 409.
