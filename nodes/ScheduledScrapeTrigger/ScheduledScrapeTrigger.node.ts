@@ -62,15 +62,15 @@ function isNotFound(error: unknown, scheduleId: number): boolean {
 
 export class ScheduledScrapeTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Scheduled Scrape Trigger',
+		displayName: 'Recurring Reviews Trigger',
 		name: 'scheduledScrapeTrigger',
 		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["frequency"] + " " + $parameter["collect"]}}',
 		description:
-			'Creates a recurring review collection schedule while the workflow is active and starts the workflow with every delivery',
-		defaults: { name: 'Scheduled Scrape Trigger' },
+			'Starts the workflow with new reviews every day, week or month: creates its own collection schedule on the service while the workflow is active',
+		defaults: { name: 'Recurring Reviews Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
@@ -177,7 +177,7 @@ async function deleteSchedule(this: IHookFunctions, state: TriggerState): Promis
 		if (isNotFound(error, scheduleId)) return;
 		const reason = toNodeError(this.getNode(), error, 0);
 		this.logger.warn(
-			`Scheduled Scrape Trigger could not delete schedule ${scheduleId}: ${reason.message}. It is forgotten here; if it still exists, delete it with the Scraping Scheduler node.`,
+			`Recurring Reviews Trigger could not delete schedule ${scheduleId}: ${reason.message}. It is forgotten here; if it still exists, delete it with the Scraping Scheduler node.`,
 			{ scheduleId, httpCode: (reason as NodeApiError).httpCode ?? undefined },
 		);
 	}

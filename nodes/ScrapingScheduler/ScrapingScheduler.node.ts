@@ -19,7 +19,8 @@ export class ScrapingScheduler implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create, read and delete recurring review collection schedules',
+		description:
+			'Create, read and delete collection schedules by hand. To start a workflow with each scheduled collection, use the Recurring Reviews Trigger instead.',
 		defaults: { name: 'Scraping Scheduler' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
