@@ -64,7 +64,10 @@ export class ScheduledScrapeTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Recurring Reviews Trigger',
 		name: 'scheduledScrapeTrigger',
-		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		icon: {
+			light: 'file:../../icons/scheduledScrapeTrigger.svg',
+			dark: 'file:../../icons/scheduledScrapeTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["frequency"] + " " + $parameter["collect"]}}',

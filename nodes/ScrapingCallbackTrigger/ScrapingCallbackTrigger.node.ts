@@ -26,7 +26,10 @@ export class ScrapingCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Scraping Callback Trigger',
 		name: 'scrapingCallbackTrigger',
-		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		icon: {
+			light: 'file:../../icons/scrapingCallbackTrigger.svg',
+			dark: 'file:../../icons/scrapingCallbackTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["kinds"].length ? $parameter["kinds"].join(", ") : "all callbacks"}}',

@@ -15,7 +15,10 @@ export class ScrapingScheduler implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Scraping Scheduler',
 		name: 'scrapingScheduler',
-		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		icon: {
+			light: 'file:../../icons/scrapingScheduler.svg',
+			dark: 'file:../../icons/scrapingScheduler.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
