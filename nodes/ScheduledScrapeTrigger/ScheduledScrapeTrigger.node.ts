@@ -16,6 +16,7 @@ import { receiveDelivery } from '../shared/trigger/delivery';
 import { readDeliveryOptions } from '../shared/trigger/options';
 import type { DeliveryMemory } from '../shared/trigger/recentDeliveries';
 import { withSecretQuery } from '../shared/trigger/secret';
+import { scheduledTriggerPanel } from '../shared/trigger/panel';
 import { deliveryWebhook } from '../shared/trigger/webhook';
 import { FieldReader } from '../shared/validation';
 import { properties } from './description';
@@ -77,7 +78,9 @@ export class ScheduledScrapeTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
-		webhooks: [deliveryWebhook('scheduled')],
+		// The trigger gives the service its own URL: there is nothing for the user to paste.
+		webhooks: [deliveryWebhook('scheduled', { ndvHideUrl: true })],
+		triggerPanel: scheduledTriggerPanel,
 		properties,
 	};
 

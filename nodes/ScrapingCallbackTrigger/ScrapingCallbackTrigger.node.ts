@@ -21,6 +21,13 @@ import type { DeliveryMemory } from '../shared/trigger/recentDeliveries';
 import type { SecretLocation } from '../shared/trigger/secret';
 import { deliveryWebhook } from '../shared/trigger/webhook';
 import { largeDeliveriesOption } from '../shared/trigger/body';
+import { callbackTriggerPanel } from '../shared/trigger/panel';
+
+/** From version 1.1 the secret is read from the query only, the one place the service carries it. */
+function secretLocationOf(context: IWebhookFunctions): SecretLocation {
+	if (context.getNode().typeVersion >= 1.1) return 'query';
+	return context.getNodeParameter('secretLocation', 'query') as SecretLocation;
+}
 
 export class ScrapingCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,7 +38,9 @@ export class ScrapingCallbackTrigger implements INodeType {
 			dark: 'file:../../icons/scrapingCallbackTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 takes the header secret out of the form: the service cannot send it.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["kinds"].length ? $parameter["kinds"].join(", ") : "all callbacks"}}',
 		description:
 			'Starts the workflow when the service delivers the results of a review job, product search, photo search, social scrape or video request',
@@ -39,10 +48,11 @@ export class ScrapingCallbackTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		webhooks: [deliveryWebhook('callback')],
+		triggerPanel: callbackTriggerPanel,
 		properties: [
 			{
 				displayName:
-					"Paste this node's Production URL (above) into the Callback URL field of an operation. With a secret, add \"?secret=YOUR_SECRET\" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow's items. A review job bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
+					"Paste this node's Production URL (Webhook URLs, above) into the Callback URL field of an operation; to test, use the Test URL and run the operation by hand while this node listens. With a secret, add \"?secret=YOUR_SECRET\" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow's items. A review job bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
 				name: 'urlNotice',
 				type: 'notice',
 				default: '',
@@ -51,8 +61,11 @@ export class ScrapingCallbackTrigger implements INodeType {
 				displayName: 'Callback Kinds',
 				name: 'kinds',
 				type: 'multiOptions',
-				options: PAYLOAD_KINDS.map(({ name, value }) => ({ name, value })),
+				options: PAYLOAD_KINDS.map(({ name, value }) => ({ name, value })).sort((a, b) =>
+					a.name.localeCompare(b.name),
+				),
 				default: [],
+				placeholder: 'All kinds',
 				description:
 					'Which callbacks start the workflow; others are acknowledged and ignored. Empty means all. A callback whose kind cannot be told always starts the workflow, as kind "unknown".',
 			},
@@ -70,6 +83,8 @@ export class ScrapingCallbackTrigger implements INodeType {
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
+				description:
+					'The value a callback must carry; give the operation the callback URL with "?secret=" and this value at its end',
 				displayOptions: { show: { requireSecret: [true] } },
 			},
 			{
@@ -91,7 +106,8 @@ export class ScrapingCallbackTrigger implements INodeType {
 					},
 				],
 				default: 'query',
-				displayOptions: { show: { requireSecret: [true] } },
+				// Version 1 only: workflows saved with it keep reading a header secret.
+				displayOptions: { show: { requireSecret: [true], '@version': [1] } },
 			},
 			deliveryOptions([
 				dedupeOption,
@@ -125,7 +141,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 			secret: requireSecret
 				? {
 						expected: this.getNodeParameter('secret', '') as string,
-						location: this.getNodeParameter('secretLocation', 'query') as SecretLocation,
+						location: secretLocationOf(this),
 					}
 				: undefined,
 			kinds: this.getNodeParameter('kinds', []) as PayloadKind[],

@@ -85,6 +85,8 @@ interface FakeRequest {
 	parameters?: IDataObject;
 	/** The request as n8n leaves it when it did not read the body (Receive Large Deliveries). */
 	stream?: Readable & { headers: IDataObject };
+	/** The node's type version; 1 unless given. */
+	typeVersion?: number;
 }
 
 let workflowCounter = 0;
@@ -119,7 +121,7 @@ function webhookContext(request: FakeRequest, staticData: IDataObject = {}) {
 			request.stream ?? { body: request.body, headers: request.headers ?? {} },
 		getWorkflowStaticData: () => staticData,
 		getWorkflow: () => ({ id: workflowId }),
-		getNode: () => ({ id: 'callback-trigger' }),
+		getNode: () => ({ id: 'callback-trigger', typeVersion: request.typeVersion ?? 1 }),
 	};
 	return { context: context as unknown as IWebhookFunctions, answered, staticData };
 }
@@ -200,6 +202,23 @@ describe('Scraping Callback Trigger webhook', () => {
 		expect(result.workflowData === undefined).toBe(status === 401);
 		expect(JSON.stringify(answered.body ?? {})).not.toContain('right');
 	});
+
+	it.each([
+		['header', { query: { secret: 'right' } }, undefined],
+		['header', { headers: { 'x-callback-secret': 'right' } }, 401],
+		['query', { query: { secret: 'right' } }, undefined],
+	])(
+		'version 1.1 reads the secret from the query whatever Secret Location says (%s): %j → %s',
+		async (location, carried, status) => {
+			const { answered } = await receive({
+				body: samples.reviewJob,
+				...carried,
+				typeVersion: 1.1,
+				parameters: { requireSecret: true, secret: 'right', secretLocation: location },
+			});
+			expect(answered.status).toBe(status);
+		},
+	);
 
 	it.each([[[1, 2]], ['not json'], [{}], [undefined]])(
 		'refuses the body %j with 400',
