@@ -45,7 +45,11 @@ export class SocialScraper implements INodeType {
 				options: [
 					{ name: 'Photo Post', value: 'photoPost' },
 					{ name: 'Social Post', value: 'socialPost' },
-					{ name: 'Video Request', value: 'videoRequest' },
+					{
+						name: 'Video Request',
+						value: 'videoRequest',
+						description: 'Status of video scraper requests submitted outside n8n',
+					},
 				],
 				default: 'photoPost',
 			},
