@@ -65,7 +65,8 @@ export class ScrapingCallbackTrigger implements INodeType {
 					a.name.localeCompare(b.name),
 				),
 				default: [],
-				placeholder: 'All kinds',
+				// n8n 2.41 shows "Select" in an empty multi-select whatever the placeholder says.
+				hint: 'Leave empty for all kinds',
 				description:
 					'Which callbacks start the workflow; others are acknowledged and ignored. Empty means all. A callback whose kind cannot be told always starts the workflow, as kind "unknown".',
 			},

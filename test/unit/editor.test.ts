@@ -178,7 +178,7 @@ describe('smaller points of a first hour', () => {
 		}
 	});
 
-	it('lists the Callback Kinds alphabetically, same values, and shows "All kinds" when none is picked', () => {
+	it('lists the Callback Kinds alphabetically, same values, and says that empty means all kinds', () => {
 		const kinds = new ScrapingCallbackTrigger().description.properties.find(
 			(p) => p.name === 'kinds',
 		)!;
@@ -189,7 +189,7 @@ describe('smaller points of a first hour', () => {
 			PAYLOAD_KINDS.map(({ value }) => value).sort(),
 		);
 		expect(kinds.default).toEqual([]);
-		expect(kinds.placeholder).toBe('All kinds');
+		expect(kinds.hint).toBe('Leave empty for all kinds');
 	});
 
 	it('starts no Job ID, and no other required number, at 0', () => {
