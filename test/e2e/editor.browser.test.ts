@@ -548,7 +548,8 @@ describe('the n8n editor in Chromium', () => {
 			const kinds = ndv.locator('[data-test-id="parameter-input-kinds"]').first();
 			expect(text).toContain('Leave empty for all kinds');
 			await kinds.click();
-			const items = page.locator('[data-test-id="parameter-input-item"]:visible');
+			// A multi-select's entries carry no test id, unlike a single select's.
+			const items = page.locator('.el-select-dropdown__item:visible');
 			await items.first().waitFor();
 			const names = (await items.allTextContents()).map((t) => t.trim());
 			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
