@@ -23,12 +23,6 @@ import { deliveryWebhook } from '../shared/trigger/webhook';
 import { largeDeliveriesOption } from '../shared/trigger/body';
 import { callbackTriggerPanel } from '../shared/trigger/panel';
 
-/** From version 1.1 the secret is read from the query only, the one place the service carries it. */
-function secretLocationOf(context: IWebhookFunctions): SecretLocation {
-	if (context.getNode().typeVersion >= 1.1) return 'query';
-	return context.getNodeParameter('secretLocation', 'query') as SecretLocation;
-}
-
 export class ScrapingCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Scraping Callback Trigger',
@@ -38,9 +32,9 @@ export class ScrapingCallbackTrigger implements INodeType {
 			dark: 'file:../../icons/scrapingCallbackTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1 takes the header secret out of the form: the service cannot send it.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// Stays 1: n8n leaves the body unparsed (Receive Large Deliveries) only for a start node of
+		// type version exactly 1 (webhook-helpers parseRequestBody).
+		version: 1,
 		subtitle: '={{$parameter["kinds"].length ? $parameter["kinds"].join(", ") : "all callbacks"}}',
 		description:
 			'Starts the workflow when the service delivers the results of a review job, product search, photo search, social scrape or video request',
@@ -107,8 +101,9 @@ export class ScrapingCallbackTrigger implements INodeType {
 					},
 				],
 				default: 'query',
-				// Version 1 only: workflows saved with it keep reading a header secret.
-				displayOptions: { show: { requireSecret: [true], '@version': [1] } },
+				// Out of a newcomer's path (the service cannot send a header), shown only where a saved
+				// workflow chose the header.
+				displayOptions: { show: { requireSecret: [true], secretLocation: ['header'] } },
 			},
 			deliveryOptions([
 				dedupeOption,
@@ -142,7 +137,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 			secret: requireSecret
 				? {
 						expected: this.getNodeParameter('secret', '') as string,
-						location: secretLocationOf(this),
+						location: this.getNodeParameter('secretLocation', 'query') as SecretLocation,
 					}
 				: undefined,
 			kinds: this.getNodeParameter('kinds', []) as PayloadKind[],

@@ -531,7 +531,7 @@ describe('the n8n editor in Chromium', () => {
 	);
 
 	it(
-		'Callback Trigger: says how to get a test event, all kinds by default, no header secret in 1.1',
+		'Callback Trigger: says how to get a test event, all kinds by default, no header secret offered',
 		step('callback-trigger', async () => {
 			const description = describedNode('scrapingCallbackTrigger');
 			const ndv = await openNode(description, { requireSecret: true });
@@ -558,9 +558,10 @@ describe('the n8n editor in Chromium', () => {
 			await shot('trigger-scrapingCallbackTrigger');
 			await page.keyboard.press('Escape');
 
-			const v1 = await openNode(description, { requireSecret: true }, 1);
-			expect(await v1.innerText()).toContain('Secret Location');
-			await shot('trigger-scrapingCallbackTrigger-version-1');
+			// A workflow saved with the header secret still shows (and uses) it.
+			const saved = await openNode(description, { requireSecret: true, secretLocation: 'header' });
+			expect(await saved.innerText()).toContain('Secret Location');
+			await shot('trigger-scrapingCallbackTrigger-saved-header-secret');
 			await page.keyboard.press('Escape');
 		}),
 	);

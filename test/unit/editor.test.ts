@@ -142,19 +142,24 @@ describe('triggers that can be tested', () => {
 		expect(callback.description.webhooks?.map((w) => w.ndvHideUrl)).toEqual([undefined]);
 	});
 
-	it('Callback Trigger 1.1 no longer offers the header secret; version 1 still does', () => {
-		expect(callback.description.version).toEqual([1, 1.1]);
-		expect(callback.description.defaultVersion).toBe(1.1);
+	it('Callback Trigger offers no header secret to a newcomer; a saved header secret still shows', () => {
+		// Version 1 stays: n8n skips body parsing (Receive Large Deliveries) for version 1 only.
+		expect(callback.description.version).toBe(1);
+		expect(scheduled.description.version).toBe(1);
 		const location = callback.description.properties.find((p) => p.name === 'secretLocation')!;
-		const values = { requireSecret: true };
-		expect(shownFor(callback, location, 1, values)).toBe(true);
-		expect(shownFor(callback, location, 1.1, values)).toBe(false);
+		expect(shownFor(callback, location, 1, { requireSecret: true })).toBe(false);
+		expect(shownFor(callback, location, 1, { requireSecret: true, secretLocation: 'query' })).toBe(
+			false,
+		);
+		expect(shownFor(callback, location, 1, { requireSecret: true, secretLocation: 'header' })).toBe(
+			true,
+		);
 		expect((location.options as INodePropertyOptions[]).map((o) => o.value)).toEqual([
 			'query',
 			'header',
 		]);
 		const secret = callback.description.properties.find((p) => p.name === 'secret')!;
-		expect(shownFor(callback, secret, 1.1, values)).toBe(true);
+		expect(shownFor(callback, secret, 1, { requireSecret: true })).toBe(true);
 		expect(secret.description).toMatch(/\?secret=/);
 	});
 });

@@ -203,23 +203,6 @@ describe('Scraping Callback Trigger webhook', () => {
 		expect(JSON.stringify(answered.body ?? {})).not.toContain('right');
 	});
 
-	it.each([
-		['header', { query: { secret: 'right' } }, undefined],
-		['header', { headers: { 'x-callback-secret': 'right' } }, 401],
-		['query', { query: { secret: 'right' } }, undefined],
-	])(
-		'version 1.1 reads the secret from the query whatever Secret Location says (%s): %j → %s',
-		async (location, carried, status) => {
-			const { answered } = await receive({
-				body: samples.reviewJob,
-				...carried,
-				typeVersion: 1.1,
-				parameters: { requireSecret: true, secret: 'right', secretLocation: location },
-			});
-			expect(answered.status).toBe(status);
-		},
-	);
-
 	it.each([[[1, 2]], ['not json'], [{}], [undefined]])(
 		'refuses the body %j with 400',
 		async (body) => {
