@@ -18,7 +18,7 @@ const refusalRules = [
 		properties: {
 			key: 'message',
 			value: 'Invalid spiderman-token',
-			message: `${refused}: the service says "Invalid spiderman-token"`,
+			message: `${refused}: the service says the token is invalid. Check the API Token field`,
 		},
 	},
 	{
@@ -60,7 +60,7 @@ export class ReviewScraperApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com',
+			placeholder: 'https://reviews.example.com',
 			description: 'Address of the review profile API, without the /api/v2 path',
 		},
 		{

@@ -1,11 +1,16 @@
 import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-const baseUrlField = (displayName: string, name: string, description: string): INodeProperties => ({
+const baseUrlField = (
+	displayName: string,
+	name: string,
+	placeholder: string,
+	description: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
 	default: '',
-	placeholder: 'https://api.example.com',
+	placeholder,
 	description,
 });
 
@@ -21,6 +26,31 @@ export class ScrapingApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName:
+				'One key for several APIs: fill only the URLs of the APIs you use (each field says which nodes need it) and leave the others empty',
+			name: 'usageNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			// The connection test's refusal is only shown behind "More details", so the same rule is
+			// said here, where it is seen before anything is saved.
+			displayName:
+				'No API URL is filled yet: fill the URL of at least one API below, or the connection test fails',
+			name: 'noUrlNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				show: {
+					schedulingUrl: [''],
+					ecommerceUrl: [''],
+					videoScraperUrl: [''],
+					photoScraperUrl: [''],
+					socialScraperUrl: [''],
+				},
+			},
+		},
+		{
 			displayName: 'API Key',
 			name: 'apiKey',
 			type: 'string',
@@ -29,11 +59,36 @@ export class ScrapingApi implements ICredentialType {
 			required: true,
 			description: 'API key of your scraping account, sent in the x-api-key header',
 		},
-		baseUrlField('Scheduling URL', 'schedulingUrl', 'Address of the scheduling API (schedules)'),
-		baseUrlField('E-Commerce Search URL', 'ecommerceUrl', 'Address of the e-commerce search API'),
-		baseUrlField('Video Scraper URL', 'videoScraperUrl', 'Address of the video-platform scraper'),
-		baseUrlField('Photo Scraper URL', 'photoScraperUrl', 'Address of the photo-sharing scraper'),
-		baseUrlField('Social Scraper URL', 'socialScraperUrl', 'Address of the social-network scraper'),
+		baseUrlField(
+			'Scheduling URL',
+			'schedulingUrl',
+			'https://scheduling.example.com',
+			'Used by the Scraping Scheduler node (every operation) and the Recurring Reviews Trigger',
+		),
+		baseUrlField(
+			'E-Commerce Search URL',
+			'ecommerceUrl',
+			'https://ecommerce-search.example.com',
+			'Used by the E-Commerce Search node (Product → Search)',
+		),
+		baseUrlField(
+			'Video Scraper URL',
+			'videoScraperUrl',
+			'https://video-scraper.example.com',
+			'Used by the Social Scraper node, Video Request → Get Status',
+		),
+		baseUrlField(
+			'Photo Scraper URL',
+			'photoScraperUrl',
+			'https://photo-scraper.example.com',
+			'Used by the Social Scraper node, Photo Post → Search, Get Results and Get Status',
+		),
+		baseUrlField(
+			'Social Scraper URL',
+			'socialScraperUrl',
+			'https://social-scraper.example.com',
+			'Used by the Social Scraper node, Social Post → Scrape and Get Results',
+		),
 		{
 			displayName: 'Requests per Second',
 			name: 'requestsPerSecond',

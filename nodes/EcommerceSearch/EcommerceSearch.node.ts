@@ -19,7 +19,10 @@ export class EcommerceSearch implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'E-Commerce Search',
 		name: 'ecommerceSearch',
-		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		icon: {
+			light: 'file:../../icons/ecommerceSearch.svg',
+			dark: 'file:../../icons/ecommerceSearch.dark.svg',
+		},
 		group: ['transform'],
 		version: [1, 1.1],
 		defaultVersion: 1.1,

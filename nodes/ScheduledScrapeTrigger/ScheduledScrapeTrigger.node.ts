@@ -16,6 +16,7 @@ import { receiveDelivery } from '../shared/trigger/delivery';
 import { readDeliveryOptions } from '../shared/trigger/options';
 import type { DeliveryMemory } from '../shared/trigger/recentDeliveries';
 import { withSecretQuery } from '../shared/trigger/secret';
+import { scheduledTriggerPanel } from '../shared/trigger/panel';
 import { deliveryWebhook } from '../shared/trigger/webhook';
 import { FieldReader } from '../shared/validation';
 import { properties } from './description';
@@ -62,19 +63,24 @@ function isNotFound(error: unknown, scheduleId: number): boolean {
 
 export class ScheduledScrapeTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Scheduled Scrape Trigger',
+		displayName: 'Recurring Reviews Trigger',
 		name: 'scheduledScrapeTrigger',
-		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		icon: {
+			light: 'file:../../icons/scheduledScrapeTrigger.svg',
+			dark: 'file:../../icons/scheduledScrapeTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["frequency"] + " " + $parameter["collect"]}}',
 		description:
-			'Creates a recurring review collection schedule while the workflow is active and starts the workflow with every delivery',
-		defaults: { name: 'Scheduled Scrape Trigger' },
+			'Starts the workflow with new reviews every day, week or month: creates its own collection schedule on the service while the workflow is active',
+		defaults: { name: 'Recurring Reviews Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
-		webhooks: [deliveryWebhook('scheduled')],
+		// The trigger gives the service its own URL: there is nothing for the user to paste.
+		webhooks: [deliveryWebhook('scheduled', { ndvHideUrl: true })],
+		triggerPanel: scheduledTriggerPanel,
 		properties,
 	};
 
@@ -177,7 +183,7 @@ async function deleteSchedule(this: IHookFunctions, state: TriggerState): Promis
 		if (isNotFound(error, scheduleId)) return;
 		const reason = toNodeError(this.getNode(), error, 0);
 		this.logger.warn(
-			`Scheduled Scrape Trigger could not delete schedule ${scheduleId}: ${reason.message}. It is forgotten here; if it still exists, delete it with the Scraping Scheduler node.`,
+			`Recurring Reviews Trigger could not delete schedule ${scheduleId}: ${reason.message}. It is forgotten here; if it still exists, delete it with the Scraping Scheduler node.`,
 			{ scheduleId, httpCode: (reason as NodeApiError).httpCode ?? undefined },
 		);
 	}

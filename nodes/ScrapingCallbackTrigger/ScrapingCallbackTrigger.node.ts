@@ -21,13 +21,19 @@ import type { DeliveryMemory } from '../shared/trigger/recentDeliveries';
 import type { SecretLocation } from '../shared/trigger/secret';
 import { deliveryWebhook } from '../shared/trigger/webhook';
 import { largeDeliveriesOption } from '../shared/trigger/body';
+import { callbackTriggerPanel } from '../shared/trigger/panel';
 
 export class ScrapingCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Scraping Callback Trigger',
 		name: 'scrapingCallbackTrigger',
-		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		icon: {
+			light: 'file:../../icons/scrapingCallbackTrigger.svg',
+			dark: 'file:../../icons/scrapingCallbackTrigger.dark.svg',
+		},
 		group: ['trigger'],
+		// Stays 1: n8n leaves the body unparsed (Receive Large Deliveries) only for a start node of
+		// type version exactly 1 (webhook-helpers parseRequestBody).
 		version: 1,
 		subtitle: '={{$parameter["kinds"].length ? $parameter["kinds"].join(", ") : "all callbacks"}}',
 		description:
@@ -36,10 +42,11 @@ export class ScrapingCallbackTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		webhooks: [deliveryWebhook('callback')],
+		triggerPanel: callbackTriggerPanel,
 		properties: [
 			{
 				displayName:
-					"Paste this node's Production URL (above) into the Callback URL field of an operation. With a secret, add \"?secret=YOUR_SECRET\" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow's items. A review job bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
+					"Paste this node's Production URL (Webhook URLs, above) into the Callback URL field of an operation; to test, use the Test URL and run the operation by hand while this node listens. With a secret, add \"?secret=YOUR_SECRET\" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow's items. A review job bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
 				name: 'urlNotice',
 				type: 'notice',
 				default: '',
@@ -48,8 +55,12 @@ export class ScrapingCallbackTrigger implements INodeType {
 				displayName: 'Callback Kinds',
 				name: 'kinds',
 				type: 'multiOptions',
-				options: PAYLOAD_KINDS.map(({ name, value }) => ({ name, value })),
+				options: PAYLOAD_KINDS.map(({ name, value }) => ({ name, value })).sort((a, b) =>
+					a.name.localeCompare(b.name),
+				),
 				default: [],
+				// n8n 2.41 shows "Select" in an empty multi-select whatever the placeholder says.
+				hint: 'Leave empty for all kinds',
 				description:
 					'Which callbacks start the workflow; others are acknowledged and ignored. Empty means all. A callback whose kind cannot be told always starts the workflow, as kind "unknown".',
 			},
@@ -67,6 +78,8 @@ export class ScrapingCallbackTrigger implements INodeType {
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
+				description:
+					'The value a callback must carry; give the operation the callback URL with "?secret=" and this value at its end',
 				displayOptions: { show: { requireSecret: [true] } },
 			},
 			{
@@ -88,7 +101,9 @@ export class ScrapingCallbackTrigger implements INodeType {
 					},
 				],
 				default: 'query',
-				displayOptions: { show: { requireSecret: [true] } },
+				// Out of a newcomer's path (the service cannot send a header), shown only where a saved
+				// workflow chose the header.
+				displayOptions: { show: { requireSecret: [true], secretLocation: ['header'] } },
 			},
 			deliveryOptions([
 				dedupeOption,

@@ -15,11 +15,15 @@ export class ScrapingScheduler implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Scraping Scheduler',
 		name: 'scrapingScheduler',
-		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		icon: {
+			light: 'file:../../icons/scrapingScheduler.svg',
+			dark: 'file:../../icons/scrapingScheduler.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create, read and delete recurring review collection schedules',
+		description:
+			'Create, read and delete collection schedules by hand. To start a workflow with each scheduled collection, use the Recurring Reviews Trigger instead.',
 		defaults: { name: 'Scraping Scheduler' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

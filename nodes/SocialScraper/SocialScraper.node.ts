@@ -20,7 +20,10 @@ export class SocialScraper implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Scraper',
 		name: 'socialScraper',
-		icon: { light: 'file:../../icons/scraping.svg', dark: 'file:../../icons/scraping.dark.svg' },
+		icon: {
+			light: 'file:../../icons/socialScraper.svg',
+			dark: 'file:../../icons/socialScraper.dark.svg',
+		},
 		group: ['transform'],
 		version: [1, 1.1],
 		defaultVersion: 1.1,
@@ -42,7 +45,11 @@ export class SocialScraper implements INodeType {
 				options: [
 					{ name: 'Photo Post', value: 'photoPost' },
 					{ name: 'Social Post', value: 'socialPost' },
-					{ name: 'Video Request', value: 'videoRequest' },
+					{
+						name: 'Video Request',
+						value: 'videoRequest',
+						description: 'Status of video scraper requests submitted outside n8n',
+					},
 				],
 				default: 'photoPost',
 			},

@@ -47,7 +47,8 @@ export async function scrapingApiTest(
 	if (filled.length === 0) {
 		return {
 			status: 'Error',
-			message: 'Fill the URL of at least one API you use (Scheduling, E-Commerce Search, …)',
+			message:
+				'No API URL is filled: fill the URL of at least one API you use (Scheduling, E-Commerce Search, Video, Photo or Social Scraper URL)',
 		};
 	}
 	// A credential test gets no httpRequest from n8n (2.41 gives this context `request` only).

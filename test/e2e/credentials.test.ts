@@ -57,7 +57,8 @@ describe.each(credentials.map((c) => [c.name, c] as const))(
 			if (credential.name === 'reviewScraperApi') {
 				// As in production, the refusal came in HTTP 200: only the body said no.
 				expect(request.responseStatus).toBe(200);
-				expect(result.message).toContain('Invalid spiderman-token');
+				expect(result.message).toContain('the token is invalid. Check the API Token field');
+				expect(result.message).not.toContain('spiderman-token');
 			} else {
 				expect(request.responseStatus).toBe(401);
 			}

@@ -2,9 +2,10 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
-import { builtNodeDescriptions, packageManifest } from './harness/fixtures';
+import { builtCredentialTypes, builtNodeDescriptions, packageManifest } from './harness/fixtures';
 import { artifactsDir } from './harness/paths';
 import { connect, type SuiteState } from './harness/state';
 
@@ -141,6 +142,92 @@ async function chooseOption(parameter: string, name: string): Promise<void> {
 
 const parameterValue = (parameter: string) =>
 	page.locator(`[data-test-id="parameter-input-${parameter}"] input`).first().inputValue();
+
+const ERROR_TEXT = /not currently installed|install this node|problem loading|could not load/i;
+
+const latestVersion = (description: INodeTypeDescription) =>
+	description.defaultVersion ??
+	(Array.isArray(description.version) ? Math.max(...description.version) : description.version);
+
+/** Every resource → operation a node declares for a version, or one entry for a node without. */
+function operationsOf(
+	description: INodeTypeDescription,
+): Array<{ resource?: string; operation?: string; label: string }> {
+	const version = latestVersion(description);
+	const forVersion = (p: INodeProperties) => {
+		const versions = p.displayOptions?.show?.['@version'] as unknown[] | undefined;
+		return !versions || versions.some((v) => v === version || typeof v === 'object');
+	};
+	const resource = description.properties.find((p) => p.name === 'resource');
+	if (!resource) return [{ label: description.displayName }];
+	return (resource.options as INodePropertyOptions[]).flatMap((r) => {
+		const operation = description.properties.find(
+			(p) =>
+				p.name === 'operation' &&
+				forVersion(p) &&
+				(p.displayOptions?.show?.resource as unknown[] | undefined)?.includes(r.value),
+		)!;
+		return (operation.options as INodePropertyOptions[]).map((o) => ({
+			resource: String(r.value),
+			operation: String(o.value),
+			label: `${r.name} → ${o.name}`,
+		}));
+	});
+}
+
+/** Creates a workflow holding one node of the package and opens that node's panel. */
+async function openNode(
+	description: INodeTypeDescription,
+	parameters: Record<string, unknown>,
+	typeVersion = latestVersion(description),
+	credentials?: Record<string, { id: string; name: string }>,
+): Promise<Locator> {
+	const { client } = connect();
+	const { name: packageName } = packageManifest();
+	const { id } = await client.createWorkflow({
+		name: `editor check: ${description.displayName} ${JSON.stringify(parameters)}`,
+		nodes: [
+			{
+				id: `editor-${description.name}`,
+				name: description.displayName,
+				type: `${packageName}.${description.name}`,
+				typeVersion,
+				position: [0, 0],
+				parameters,
+				...(credentials ? { credentials } : {}),
+				...(description.webhooks ? { webhookId: `editor-${description.name}-${Date.now()}` } : {}),
+			},
+		],
+		connections: {},
+	});
+	await page.goto(`${state.n8nUrl}/workflow/${id}`);
+	const node = page.locator('[data-test-id="canvas-node"]').first();
+	await node.waitFor();
+	await page.keyboard.press('Escape');
+	await node.dblclick();
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await ndv.waitFor();
+	const firstParameter = description.properties.find((p) => p.type !== 'notice')!;
+	await ndv.locator(`[data-test-id="parameter-input-${firstParameter.name}"]`).first().waitFor();
+	return ndv;
+}
+
+const describedNode = (name: string) => builtNodeDescriptions().find((d) => d.name === name)!;
+const fileName = (text: string) => text.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/** The names the node panel lists for a search, once every expected name is shown. */
+async function searchNodePanel(term: string, expected: string[]): Promise<string[]> {
+	const search = page.locator('[data-test-id="node-creator-search-bar"]').locator('visible=true');
+	await search.first().fill(term);
+	const names = page.locator('[data-test-id="node-creator-item-name"]');
+	for (const name of expected) {
+		await names
+			.filter({ hasText: new RegExp(`^${name}$`) })
+			.first()
+			.waitFor();
+	}
+	return (await names.allTextContents()).map((t) => t.trim());
+}
 
 describe('the n8n editor in Chromium', () => {
 	it(
@@ -318,6 +405,241 @@ describe('the n8n editor in Chromium', () => {
 				await page.keyboard.press('Escape');
 			}
 			expect(pageErrors).toEqual([]);
+		}),
+	);
+	it(
+		'finds the right nodes when a newcomer searches by what they want, each with its own icon',
+		step('node-search-terms', async () => {
+			await page.goto(`${state.n8nUrl}/workflow/new`);
+			await page.locator('[data-test-id="node-creator-plus-button"]').waitFor();
+			await page.keyboard.press('Escape');
+			await page.locator('[data-test-id="node-creator-plus-button"]').click();
+			const name = (type: string) => describedNode(type).displayName;
+			const searches: Array<[string, string[]]> = [
+				[
+					'scrape',
+					[
+						'reviewScraper',
+						'ecommerceSearch',
+						'socialScraper',
+						'scrapingScheduler',
+						'scrapingCallbackTrigger',
+						'scheduledScrapeTrigger',
+					].map(name),
+				],
+				['scraping', ['reviewScraper', 'ecommerceSearch', 'socialScraper'].map(name)],
+				['reviews', ['reviewScraper', 'scheduledScrapeTrigger'].map(name)],
+				['products', [name('ecommerceSearch')]],
+				['schedule', ['scrapingScheduler', 'scheduledScrapeTrigger'].map(name)],
+				['hashtag', [name('socialScraper')]],
+			];
+			for (const [term, expected] of searches) {
+				const shown = await searchNodePanel(term, expected);
+				expect([term, shown]).toEqual([term, expect.arrayContaining(expected)]);
+				await shot(`search-${term}`);
+			}
+			// Every node of the package is listed for "scrape": their icons must all differ.
+			await searchNodePanel('scrape', searches[0][1]);
+			const icons: string[] = [];
+			for (const displayName of searches[0][1]) {
+				const item = page
+					.locator('[data-test-id="node-creator-item-name"]', {
+						hasText: new RegExp(`^${displayName}$`),
+					})
+					.first()
+					.locator('xpath=ancestor::*[.//img][1]');
+				icons.push((await item.locator('img').first().getAttribute('src')) ?? '');
+			}
+			expect(icons.every((src) => /\.svg/.test(src))).toBe(true);
+			expect(new Set(icons).size).toBe(icons.length);
+			await page.keyboard.press('Escape');
+		}),
+	);
+
+	it(
+		'opens every operation of every node, one screenshot each, with no error and no Job ID of 0',
+		step('every-operation', async () => {
+			const opened: string[] = [];
+			for (const description of builtNodeDescriptions()) {
+				for (const { resource, operation, label } of operationsOf(description)) {
+					const ndv = await openNode(description, resource ? { resource, operation } : {});
+					const text = await ndv.innerText();
+					expect(text).toContain(description.displayName);
+					expect(text).not.toMatch(ERROR_TEXT);
+					if (resource) await expect(parameterValue('operation')).resolves.toBeTruthy();
+					const jobId = ndv.locator('[data-test-id="parameter-input-jobId"] input').first();
+					if (await jobId.count()) {
+						await expect(jobId.inputValue()).resolves.toBe('');
+						await expect(jobId.getAttribute('placeholder')).resolves.toMatch(/^e\.g\. \d+$/);
+					}
+					if (resource === 'videoRequest') {
+						expect(text).toMatch(/cannot start a video request/);
+						expect(text).toMatch(/the answer to that submission carries it/);
+					}
+					const name = `op-${description.name}-${fileName(label)}`;
+					await shot(name);
+					opened.push(name);
+					await page.keyboard.press('Escape');
+				}
+			}
+			expect(opened.length).toBeGreaterThanOrEqual(18);
+			expect(pageErrors).toEqual([]);
+		}),
+	);
+
+	it(
+		'keeps a Job ID saved as a number before it became a text field',
+		step('saved-job-id', async () => {
+			const ndv = await openNode(describedNode('reviewScraper'), {
+				resource: 'respondJob',
+				operation: 'get',
+				jobId: 7001,
+			});
+			await expect(
+				ndv.locator('[data-test-id="parameter-input-jobId"] input').first().inputValue(),
+			).resolves.toBe('7001');
+			await page.keyboard.press('Escape');
+		}),
+	);
+
+	it(
+		"lists Review Scraper's Additional Fields alphabetically",
+		step('additional-fields-order', async () => {
+			const ndv = await openNode(describedNode('reviewScraper'), {
+				resource: 'profile',
+				operation: 'add',
+			});
+			await ndv
+				.locator(
+					'[data-test-id="collection-parameter-add-dropdown"], [data-test-id="collection-parameter-add"]',
+				)
+				.first()
+				.click();
+			const options = page.locator('[data-test-id="collection-parameter-option"]:visible');
+			await options.first().waitFor();
+			const names = (await options.allTextContents()).map((t) => t.trim());
+			expect(names).toEqual([
+				'External Identifier',
+				'Latest Reviews Count',
+				'Only Reviews Since Job',
+				'Reviews Since',
+			]);
+			await shot('review-scraper-additional-fields');
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Escape');
+		}),
+	);
+
+	it(
+		'Callback Trigger: says how to get a test event, all kinds by default, no header secret offered',
+		step('callback-trigger', async () => {
+			const description = describedNode('scrapingCallbackTrigger');
+			const ndv = await openNode(description, { requireSecret: true });
+			const header = await ndv.locator('[data-test-id="trigger-header"]').innerText();
+			expect(header).toBe("To test: use this node's Test URL as the Callback URL of an operation");
+			const text = await ndv.innerText();
+			expect(text).toContain(
+				'Click the button, then run an operation by hand with the Test URL as its Callback URL',
+			);
+			expect(text).not.toMatch(/create an event/i);
+			expect(text).toContain('Webhook URLs');
+			expect(text).toContain('Secret');
+			expect(text).not.toContain('Secret Location');
+			const kinds = ndv.locator('[data-test-id="parameter-input-kinds"]').first();
+			expect(text).toContain('Leave empty for all kinds');
+			await kinds.click();
+			// A multi-select's entries carry no test id, unlike a single select's.
+			const items = page.locator('.el-select-dropdown__item:visible');
+			await items.first().waitFor();
+			const names = (await items.allTextContents()).map((t) => t.trim());
+			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+			expect(names.length).toBe(7);
+			await page.keyboard.press('Escape');
+			await shot('trigger-scrapingCallbackTrigger');
+			await page.keyboard.press('Escape');
+
+			// A workflow saved with the header secret still shows (and uses) it.
+			const saved = await openNode(description, { requireSecret: true, secretLocation: 'header' });
+			expect(await saved.innerText()).toContain('Secret Location');
+			await shot('trigger-scrapingCallbackTrigger-saved-header-secret');
+			await page.keyboard.press('Escape');
+		}),
+	);
+
+	it(
+		'Recurring Reviews Trigger: a test event comes only when the schedule runs; no URL box',
+		step('scheduled-trigger', async () => {
+			// n8n shows a trigger panel only for a node without issues: it needs its credential.
+			const { client } = connect();
+			const credential = await client.createCredential('editor check schedules', 'scrapingApi', {
+				apiKey: 'editor-check-key',
+				schedulingUrl: 'https://scheduling.example.com',
+				requestsPerSecond: 10,
+			});
+			const description = describedNode('scheduledScrapeTrigger');
+			const ndv = await openNode(description, {}, latestVersion(description), {
+				scrapingApi: credential,
+			});
+			const header = await ndv.locator('[data-test-id="trigger-header"]').innerText();
+			expect(header).toBe('A test event comes only when the schedule runs');
+			const text = await ndv.innerText();
+			expect(text).toContain('The service cannot run a schedule now');
+			expect(text).toContain('Review Scraper → Profile → Add');
+			expect(text).not.toContain('Webhook URLs');
+			expect(text).not.toMatch(/create an event/i);
+			await shot('trigger-scheduledScrapeTrigger');
+			await page.keyboard.press('Escape');
+		}),
+	);
+
+	it(
+		'opens both credentials; the Scraping API form says what each URL is for and warns while none is filled',
+		step('credentials', async () => {
+			const { client } = connect();
+			for (const credential of builtCredentialTypes()) {
+				const data =
+					credential.name === 'scrapingApi'
+						? { apiKey: 'editor-check-key', requestsPerSecond: 10 }
+						: { apiToken: 'editor-check-token', baseUrl: 'https://reviews.example.com' };
+				const { id } = await client.createCredential(
+					`editor check ${credential.displayName}`,
+					credential.name,
+					data,
+				);
+				await page.goto(`${state.n8nUrl}/home/credentials/${id}`);
+				const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
+				await dialog.waitFor();
+				await dialog
+					.getByText(credential.properties.find((p) => p.type !== 'notice')!.displayName)
+					.first()
+					.waitFor();
+				const text = await dialog.innerText();
+				expect(text).not.toMatch(ERROR_TEXT);
+				if (credential.name === 'scrapingApi') {
+					expect(text).toContain('fill only the URLs of the APIs you use');
+					expect(text).toContain('No API URL is filled yet');
+					const urlFields = credential.properties.filter((p) => p.name.endsWith('Url'));
+					const placeholders: string[] = [];
+					for (const field of urlFields) {
+						const input = dialog
+							.locator(`[data-test-id="parameter-input-${field.name}"] input`)
+							.first();
+						placeholders.push((await input.getAttribute('placeholder')) ?? '');
+					}
+					expect(placeholders).toEqual(urlFields.map((f) => f.placeholder));
+					expect(new Set(placeholders).size).toBe(urlFields.length);
+					await shot(`credential-${credential.name}-empty`);
+					await dialog
+						.locator('[data-test-id="parameter-input-ecommerceUrl"] input')
+						.first()
+						.fill('https://ecommerce-search.example.com');
+					await dialog.getByText('No API URL is filled yet').first().waitFor({ state: 'hidden' });
+					await shot(`credential-${credential.name}-one-url`);
+				} else {
+					await shot(`credential-${credential.name}`);
+				}
+				await page.keyboard.press('Escape');
+			}
 		}),
 	);
 });

@@ -75,7 +75,7 @@ describe('credentials against the simulator', () => {
 		expect(both.message).toMatch(/^Video Scraper URL could not be reached: .*ECONNREFUSED/);
 		expect(await scrapingTest({ apiKey: API_KEY })).toEqual({
 			status: 'Error',
-			message: expect.stringMatching(/^Fill the URL of at least one API/),
+			message: expect.stringMatching(/^No API URL is filled: fill the URL of at least one API/),
 		});
 	});
 });

@@ -328,6 +328,13 @@ const cases: Case[] = [
 		0,
 	],
 	[
+		'respond job get: an id typed with a fraction',
+		{ type: TYPES.review, parameters: { resource: 'respondJob', operation: 'get', jobId: '12.5' } },
+		[{}],
+		/^Job ID must be a whole number, got string "12.5" \(item 0\)/,
+		0,
+	],
+	[
 		'listing audit: empty job',
 		{
 			type: TYPES.review,
@@ -717,4 +724,16 @@ describe('bad input is refused before any request, naming the field and the item
 		expect((run.error as unknown as { context?: IDataObject }).context?.itemIndex).toBe(itemIndex);
 		expect(context.sim.requests()).toHaveLength(0);
 	});
+
+	// The field starts empty (not 0), so n8n itself refuses to run the node until it is filled.
+	it.each(['respondJob', 'listingAudit'])(
+		'%s → Get with Job ID left at its default: n8n names the field before anything runs',
+		async (resource) => {
+			const node = { type: TYPES.review, parameters: { resource, operation: 'get' } };
+			await expect(runNode(context.sim, node, [{}])).rejects.toThrow(
+				/Parameter "Job ID" is required/,
+			);
+			expect(context.sim.requests()).toHaveLength(0);
+		},
+	);
 });

@@ -278,7 +278,8 @@ describe('engine harness', () => {
 
 			expect(result).toEqual({
 				status: 'Error',
-				message: 'The API token was refused: the service says "Invalid spiderman-token"',
+				message:
+					'The API token was refused: the service says the token is invalid. Check the API Token field',
 			});
 		});
 

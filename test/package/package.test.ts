@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 import type { INodeType } from 'n8n-workflow';
 
@@ -90,9 +90,21 @@ describe('what npm publishes', () => {
 	});
 
 	it('ships the light and dark icons the nodes and credentials point at', () => {
-		for (const icon of ['reviewScraper', 'scraping']) {
-			expect(packed).toContain(`dist/icons/${icon}.svg`);
-			expect(packed).toContain(`dist/icons/${icon}.dark.svg`);
+		const pointedAt = [...pkg.n8n.nodes, ...pkg.n8n.credentials].flatMap((file: string) => {
+			const className = file
+				.split('/')
+				.pop()!
+				.replace(/\.(node|credentials)\.js$/, '');
+			const type = new (require(join(root, file))[className])();
+			const { light, dark } = (type.description ?? type).icon as { light: string; dark: string };
+			return [light, dark].map((icon) =>
+				relative(root, join(root, dirname(file), icon.replace(/^file:/, ''))),
+			);
+		});
+		expect(new Set(pointedAt).size).toBe(2 * 6 + 2 * 2 - 2);
+		for (const icon of pointedAt) {
+			expect(icon).toMatch(/^dist\/icons\/[a-zA-Z]+(\.dark)?\.svg$/);
+			expect(packed).toContain(icon);
 		}
 	});
 });

@@ -50,7 +50,7 @@ describe.each(nodes.map((node) => [node.description.displayName, node] as const)
 			}
 		});
 
-		// Required IDs keep 0 as "not filled yet"; an optional field is sent as it is added.
+		// An optional field is sent as it is added, so its default must be a value the service takes.
 		it('has no optional number default outside its own bounds', () => {
 			for (const property of properties.filter((p) => p.type === 'number' && !p.required)) {
 				const { minValue, maxValue } = property.typeOptions ?? {};

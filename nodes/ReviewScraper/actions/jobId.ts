@@ -1,12 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The ID of a job of the review API, which every job resource is read by. */
+/**
+ * The ID of a job of the review API, which every job resource is read by. Text, not a number
+ * field: a number field cannot be empty and showed 0, which the service has no job for. Saved
+ * numbers and expressions are read as before (a whole number of at least 1).
+ */
 export const jobIdField = (description: string): INodeProperties => ({
 	displayName: 'Job ID',
 	name: 'jobId',
-	type: 'number',
-	typeOptions: { minValue: 1, numberPrecision: 0 },
+	type: 'string',
 	required: true,
-	default: 0,
+	default: '',
+	placeholder: 'e.g. 10001',
 	description,
 });

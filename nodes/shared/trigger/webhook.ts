@@ -1,8 +1,12 @@
 import type { IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 /** The one webhook of a trigger: the service POSTs its deliveries to it. */
-export function deliveryWebhook(path: string): IWebhookDescription {
+export function deliveryWebhook(
+	path: string,
+	extra: Partial<IWebhookDescription> = {},
+): IWebhookDescription {
 	return {
+		...extra,
 		name: 'default',
 		httpMethod: 'POST',
 		responseMode: 'onReceived',

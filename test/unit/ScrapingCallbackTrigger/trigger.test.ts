@@ -85,6 +85,8 @@ interface FakeRequest {
 	parameters?: IDataObject;
 	/** The request as n8n leaves it when it did not read the body (Receive Large Deliveries). */
 	stream?: Readable & { headers: IDataObject };
+	/** The node's type version; 1 unless given. */
+	typeVersion?: number;
 }
 
 let workflowCounter = 0;
@@ -119,7 +121,7 @@ function webhookContext(request: FakeRequest, staticData: IDataObject = {}) {
 			request.stream ?? { body: request.body, headers: request.headers ?? {} },
 		getWorkflowStaticData: () => staticData,
 		getWorkflow: () => ({ id: workflowId }),
-		getNode: () => ({ id: 'callback-trigger' }),
+		getNode: () => ({ id: 'callback-trigger', typeVersion: request.typeVersion ?? 1 }),
 	};
 	return { context: context as unknown as IWebhookFunctions, answered, staticData };
 }

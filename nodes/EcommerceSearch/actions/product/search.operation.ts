@@ -86,7 +86,11 @@ const properties: INodeProperties[] = [
 	},
 	productFiltersField,
 	additionalFields([
-		{ ...limitField, hint: 'Counted over all pages' },
+		{
+			...limitField,
+			description:
+				'Max number of products the service finds for this search, counted over all its pages (sent as limit)',
+		},
 		{
 			displayName: 'Page',
 			name: 'page',

@@ -56,20 +56,20 @@ export const profileFields: INodeProperties[] = [
 	},
 	additionalFields([
 		{
-			displayName: 'Latest Reviews Count',
-			name: 'blocks',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 10,
-			description: 'Number of latest reviews to collect',
-		},
-		{
 			displayName: 'External Identifier',
 			name: 'externalIdentifier',
 			type: 'string',
 			default: '',
 			description:
 				'Your own reference for the job, at most 255 characters (a limit of the review API); always included in the callback payload',
+		},
+		{
+			displayName: 'Latest Reviews Count',
+			name: 'blocks',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 10,
+			description: 'Number of latest reviews to collect',
 		},
 		{
 			displayName: 'Only Reviews Since Job',

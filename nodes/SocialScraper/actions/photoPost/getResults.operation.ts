@@ -15,14 +15,17 @@ export const PAGE_CONCURRENCY = 8;
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
 	requestIdField('The request_id returned by Search'),
-	returnAllField,
+	{
+		...returnAllField,
+		description: 'Whether to return the posts of every page or only the page chosen below',
+	},
 	{
 		displayName: 'Page',
 		name: 'page',
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 1,
-		description: 'Page of posts to return',
+		description: 'Page of posts to return; its size is Options → Results per Page',
 		displayOptions: { show: { returnAll: [false] } },
 	},
 	{

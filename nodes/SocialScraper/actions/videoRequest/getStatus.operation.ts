@@ -6,8 +6,17 @@ import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { asRecord, requestPath } from '../scraperRequest';
 
 const properties: INodeProperties[] = [
+	{
+		displayName:
+			"This node cannot start a video request: the video scraper's submit endpoint is not part of the service's documented interface. The Request ID comes from a request submitted outside n8n: the answer to that submission carries it, and so does the request's callback (a Scraping Callback Trigger receives it as kind Video Request).",
+		name: 'requestIdNotice',
+		type: 'notice',
+		default: '',
+	},
 	notForPollingNotice('pollingNotice'),
-	requestIdField('The request_id of the video-platform scraper request'),
+	requestIdField(
+		'The request_id of a video scraper request submitted outside n8n, from the answer to that submission or from its callback',
+	),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(

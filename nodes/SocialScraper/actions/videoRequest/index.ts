@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Status',
 				value: 'getStatus',
 				description:
-					'Get the status record (created, in_progress, failed, login_required, completed) of a request',
+					'Get the status record (created, in_progress, failed, login_required, completed) of a request submitted outside n8n',
 				action: 'Get the status of a video request',
 			},
 		],

@@ -1,0 +1,240 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+import {
+	NodeHelpers,
+	type INodeParameters,
+	type INodeProperties,
+	type INodePropertyOptions,
+	type INodeType,
+	type TriggerPanelDefinition,
+} from 'n8n-workflow';
+
+import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.node';
+import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
+import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
+import { ScrapingCallbackTrigger } from '../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
+import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
+import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
+import { PAYLOAD_KINDS } from '../../nodes/shared/callbackPayload';
+
+const root = resolve(__dirname, '..', '..');
+
+const nodes: Array<{ folder: string; node: INodeType }> = [
+	{ folder: 'ReviewScraper', node: new ReviewScraper() },
+	{ folder: 'EcommerceSearch', node: new EcommerceSearch() },
+	{ folder: 'SocialScraper', node: new SocialScraper() },
+	{ folder: 'ScrapingScheduler', node: new ScrapingScheduler() },
+	{ folder: 'ScrapingCallbackTrigger', node: new ScrapingCallbackTrigger() },
+	{ folder: 'ScheduledScrapeTrigger', node: new ScheduledScrapeTrigger() },
+];
+
+const codexOf = (folder: string) =>
+	JSON.parse(readFileSync(join(root, 'nodes', folder, `${folder}.node.json`), 'utf8')) as {
+		alias?: string[];
+	};
+
+/** What n8n's node panel matches a search against: the display name and the codex aliases. */
+function found(term: string): string[] {
+	const needle = term.toLowerCase();
+	return nodes
+		.filter(({ folder, node }) =>
+			[node.description.displayName, ...(codexOf(folder).alias ?? [])].some((text) =>
+				text.toLowerCase().includes(needle),
+			),
+		)
+		.map(({ node }) => node.description.displayName)
+		.sort();
+}
+
+describe('names and search', () => {
+	it('keeps every node type name (saved workflows refer to them)', () => {
+		expect(nodes.map(({ node }) => node.description.name)).toEqual([
+			'reviewScraper',
+			'ecommerceSearch',
+			'socialScraper',
+			'scrapingScheduler',
+			'scrapingCallbackTrigger',
+			'scheduledScrapeTrigger',
+		]);
+	});
+
+	it('tells the schedule manager and the schedule trigger apart by name and description', () => {
+		const scheduler = new ScrapingScheduler().description;
+		const trigger = new ScheduledScrapeTrigger().description;
+		expect(trigger.displayName).toBe('Recurring Reviews Trigger');
+		expect(trigger.defaults.name).toBe(trigger.displayName);
+		expect(scheduler.displayName).toBe('Scraping Scheduler');
+		expect(scheduler.description).toContain('use the Recurring Reviews Trigger instead');
+		expect(trigger.description).toMatch(/^Starts the workflow/);
+	});
+
+	it.each([
+		[
+			'scrape',
+			[
+				'E-Commerce Search',
+				'Recurring Reviews Trigger',
+				'Review Scraper',
+				'Scraping Callback Trigger',
+				'Scraping Scheduler',
+				'Social Scraper',
+			],
+		],
+		['scraping', expect.arrayContaining(['E-Commerce Search', 'Review Scraper', 'Social Scraper'])],
+		['reviews', ['Recurring Reviews Trigger', 'Review Scraper']],
+		['products', ['E-Commerce Search']],
+		['schedule', ['Recurring Reviews Trigger', 'Scraping Scheduler']],
+		['hashtag', ['Social Scraper']],
+	])('a search for "%s" finds %j', (term, expected) => {
+		expect(found(term)).toEqual(expected);
+	});
+});
+
+function allProperties(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((property) => {
+		const nested = (property.options ?? []).flatMap((option) => {
+			if ('values' in option) return allProperties(option.values);
+			if ('type' in option) return allProperties([option as INodeProperties]);
+			return [];
+		});
+		return [property, ...nested];
+	});
+}
+
+const shownFor = (
+	node: INodeType,
+	property: INodeProperties,
+	typeVersion: number,
+	values: INodeParameters,
+) => NodeHelpers.displayParameter(values, property, { typeVersion }, node.description);
+
+describe('triggers that can be tested', () => {
+	const callback = new ScrapingCallbackTrigger();
+	const scheduled = new ScheduledScrapeTrigger();
+	const panel = (node: INodeType) => node.description.triggerPanel as TriggerPanelDefinition;
+	const texts = (value: string | { active: string; inactive: string } | undefined) =>
+		typeof value === 'object' ? [value.inactive, value.active] : [value ?? ''];
+
+	it('Callback Trigger: the test panel says to use the Test URL as the Callback URL of an operation run by hand', () => {
+		const { header, executionsHelp, activationHint } = panel(callback);
+		expect(header).toMatch(/Test URL as the Callback URL of an operation/);
+		const [helpInactive, helpActive] = texts(executionsHelp);
+		expect(helpInactive).toMatch(/Test URL.*Callback URL.*run by hand/);
+		expect(helpInactive).toMatch(/Production URL.*publish/);
+		expect(helpInactive).toMatch(/Review Scraper → Profile → Add/);
+		expect(helpActive).toMatch(/Production URL/);
+		for (const hint of texts(activationHint)) expect(hint).toMatch(/Test URL|Production URL/);
+		expect(JSON.stringify(panel(callback))).not.toMatch(/create an event/i);
+	});
+
+	it('Recurring Reviews Trigger: a test event comes only when the schedule runs, and how to get one now', () => {
+		const { header, executionsHelp, activationHint } = panel(scheduled);
+		expect(header).toBe('A test event comes only when the schedule runs');
+		for (const help of [...texts(executionsHelp), ...texts(activationHint).slice(0, 1)]) {
+			expect(help).toMatch(/cannot run (one|a schedule) (now|on demand)/);
+			expect(help).toMatch(/Review Scraper → Profile → Add/);
+		}
+	});
+
+	it('hides the webhook URL box only where there is nothing to paste', () => {
+		expect(scheduled.description.webhooks?.map((w) => w.ndvHideUrl)).toEqual([true]);
+		expect(callback.description.webhooks?.map((w) => w.ndvHideUrl)).toEqual([undefined]);
+	});
+
+	it('Callback Trigger offers no header secret to a newcomer; a saved header secret still shows', () => {
+		// Version 1 stays: n8n skips body parsing (Receive Large Deliveries) for version 1 only.
+		expect(callback.description.version).toBe(1);
+		expect(scheduled.description.version).toBe(1);
+		const location = callback.description.properties.find((p) => p.name === 'secretLocation')!;
+		expect(shownFor(callback, location, 1, { requireSecret: true })).toBe(false);
+		expect(shownFor(callback, location, 1, { requireSecret: true, secretLocation: 'query' })).toBe(
+			false,
+		);
+		expect(shownFor(callback, location, 1, { requireSecret: true, secretLocation: 'header' })).toBe(
+			true,
+		);
+		expect((location.options as INodePropertyOptions[]).map((o) => o.value)).toEqual([
+			'query',
+			'header',
+		]);
+		const secret = callback.description.properties.find((p) => p.name === 'secret')!;
+		expect(shownFor(callback, secret, 1, { requireSecret: true })).toBe(true);
+		expect(secret.description).toMatch(/\?secret=/);
+	});
+});
+
+describe('smaller points of a first hour', () => {
+	const all = nodes.map(({ node }) => ({
+		node,
+		properties: allProperties(node.description.properties),
+	}));
+
+	it('sorts the options of every collection by display name', () => {
+		for (const { node, properties } of all) {
+			for (const collection of properties.filter((p) => p.type === 'collection')) {
+				const names = (collection.options as INodeProperties[]).map((o) => o.displayName);
+				expect([node.description.name, collection.name, names]).toEqual([
+					node.description.name,
+					collection.name,
+					[...names].sort((a, b) => a.localeCompare(b)),
+				]);
+			}
+		}
+	});
+
+	it('lists the Callback Kinds alphabetically, same values, and says that empty means all kinds', () => {
+		const kinds = new ScrapingCallbackTrigger().description.properties.find(
+			(p) => p.name === 'kinds',
+		)!;
+		const options = kinds.options as INodePropertyOptions[];
+		const names = options.map((o) => o.name);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+		expect(options.map((o) => o.value).sort()).toEqual(
+			PAYLOAD_KINDS.map(({ value }) => value).sort(),
+		);
+		expect(kinds.default).toEqual([]);
+		expect(kinds.hint).toBe('Leave empty for all kinds');
+	});
+
+	it('starts no Job ID, and no other required number, at 0', () => {
+		const jobIds = all.flatMap(({ properties }) => properties).filter((p) => p.name === 'jobId');
+		expect(jobIds.length).toBe(2);
+		for (const jobId of jobIds) {
+			expect(jobId).toMatchObject({ type: 'string', default: '', required: true });
+			expect(jobId.placeholder).toMatch(/^e\.g\. \d+$/);
+		}
+		for (const { node, properties } of all) {
+			for (const p of properties.filter((p) => p.type === 'number' && p.required)) {
+				expect([node.description.name, p.name, p.default]).not.toEqual([
+					node.description.name,
+					p.name,
+					0,
+				]);
+			}
+		}
+	});
+
+	it('Video Request says where its request ID comes from', () => {
+		const properties = new SocialScraper().description.properties.filter((p) =>
+			p.displayOptions?.show?.resource?.includes('videoRequest'),
+		);
+		const notice = properties.find((p) => p.type === 'notice' && p.name === 'requestIdNotice')!;
+		expect(notice.displayName).toMatch(/cannot start a video request/);
+		expect(notice.displayName).toMatch(/the answer to that submission carries it/);
+		expect(notice.displayName).toMatch(/Scraping Callback Trigger/);
+		const requestId = properties.find((p) => p.name === 'requestId')!;
+		expect(requestId.description).toMatch(/submitted outside n8n/);
+	});
+
+	it('describes Return All by what the operation returns without it', () => {
+		const photoResults = new SocialScraper().description.properties.find(
+			(p) => p.name === 'returnAll' && p.displayOptions?.show?.operation?.includes('getResults'),
+		)!;
+		expect(photoResults.description).toMatch(/only the page chosen below/);
+		for (const node of [new ReviewScraper(), new ScrapingScheduler()]) {
+			const returnAll = node.description.properties.find((p) => p.name === 'returnAll')!;
+			expect(returnAll.description).toMatch(/only up to a given limit/);
+		}
+	});
+});
