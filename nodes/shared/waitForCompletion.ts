@@ -56,7 +56,7 @@ export const waitForCompletionFields: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Results come out as one item with "wait_status": "completed", "result_count" and the records in "results" (products, posts) or "reviews" (review job): a Split Out node on that field gives one item per record, and $(\'Earlier node\').item keeps working after it. A job that ends invalid_url or failed stops this node with an error (an error item with Continue On Fail). If the time limit passes first, n8n passes this node\'s input items on unchanged (without wait_status): branch on it with an If node. n8n refuses a delivery bigger than its body limit (N8N_PAYLOAD_SIZE_MAX, 16 MiB by default, about 20,000 reviews): keep review jobs smaller with Latest Reviews Count or Reviews Since, or receive big ones with a Scraping Callback Trigger with Receive Large Deliveries on.',
+			'Results come back to this execution as one item, records in "results" or "reviews": add Split Out on that field for one item per record. A failed job stops this node; after the time limit the input items go on without "wait_status". n8n refuses deliveries over its body limit (16 MiB by default, ~20,000 reviews).',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',
@@ -74,23 +74,41 @@ export const waitForCompletionFields: INodeProperties[] = [
 	},
 ];
 
-/** A submit operation's fields with the wait options; the node fills the callback itself when waiting. */
+/**
+ * A submit operation's fields with the wait options placed just before the callback field they
+ * replace (hidden while waiting: the node fills the callback itself), and a hint on that field.
+ */
 export function withWaitForCompletion(
 	properties: INodeProperties[],
 	callbackField: string,
 ): INodeProperties[] {
-	const fields = properties.map((property) =>
+	return properties.flatMap((property) =>
 		property.name === callbackField
-			? {
-					...property,
-					displayOptions: {
-						...property.displayOptions,
-						hide: { ...property.displayOptions?.hide, waitForCompletion: [true] },
+			? [
+					...waitForCompletionFields.map((field) => ({
+						...field,
+						displayOptions: mergeShow(field.displayOptions, property.displayOptions),
+					})),
+					{
+						...property,
+						hint: 'Or turn on Wait for Completion above: the node fills this in and this workflow waits for the results',
+						displayOptions: {
+							...property.displayOptions,
+							hide: { ...property.displayOptions?.hide, waitForCompletion: [true] },
+						},
 					},
-				}
-			: property,
+				]
+			: [property],
 	);
-	return [...fields, ...waitForCompletionFields];
+}
+
+/** A wait field shows where its callback field shows (its resource and operation). */
+function mergeShow(
+	own: INodeProperties['displayOptions'],
+	callback: INodeProperties['displayOptions'],
+): INodeProperties['displayOptions'] {
+	if (!callback?.show && !own?.show) return own;
+	return { ...own, show: { ...callback?.show, ...own?.show } };
 }
 
 /** Marks results that reached this node through its callback rather than from a time-out. */

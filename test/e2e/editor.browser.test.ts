@@ -472,6 +472,13 @@ describe('the n8n editor in Chromium', () => {
 						await expect(jobId.inputValue()).resolves.toBe('');
 						await expect(jobId.getAttribute('placeholder')).resolves.toMatch(/^e\.g\. \d+$/);
 					}
+					// Wait for Completion sits right above the callback it replaces, which points at it.
+					const toggleAt = text.indexOf('Wait for Completion');
+					if (toggleAt >= 0) {
+						const callbackAt = text.indexOf('Callback URL');
+						expect(callbackAt).toBeGreaterThan(toggleAt);
+						expect(text).toContain('Or turn on Wait for Completion above');
+					}
 					if (resource === 'videoRequest') {
 						expect(text).toMatch(/cannot start a video request/);
 						expect(text).toMatch(/the answer to that submission carries it/);

@@ -238,3 +238,61 @@ describe('smaller points of a first hour', () => {
 		}
 	});
 });
+
+describe('Wait for Completion next to the callback it replaces', () => {
+	const waiting: Array<{ node: INodeType; resource: string; operation: string; callback: string }> =
+		[
+			{ node: new ReviewScraper(), resource: 'profile', operation: 'add', callback: 'callback' },
+			{
+				node: new EcommerceSearch(),
+				resource: 'product',
+				operation: 'search',
+				callback: 'callbackUrl',
+			},
+			{
+				node: new SocialScraper(),
+				resource: 'photoPost',
+				operation: 'search',
+				callback: 'callbackUrl',
+			},
+			{
+				node: new SocialScraper(),
+				resource: 'socialPost',
+				operation: 'scrape',
+				callback: 'callbackUrl',
+			},
+		];
+
+	it.each(waiting.map((w) => [`${w.node.description.displayName} ${w.operation}`, w] as const))(
+		'%s: the toggle just above the callback field, which hints at it and hides while waiting',
+		(_name, { node, resource, operation, callback }) => {
+			const values = { resource, operation };
+			const shown = (extra: INodeParameters) =>
+				node.description.properties
+					.filter((p) =>
+						NodeHelpers.displayParameter(
+							{ ...values, ...extra },
+							p,
+							{ typeVersion: 1.1 },
+							node.description,
+						),
+					)
+					.map((p) => p);
+			const off = shown({ waitForCompletion: false }).map((p) => p.name);
+			expect(off.indexOf(callback) - off.indexOf('waitForCompletion')).toBe(1);
+			const field = shown({}).find((p) => p.name === callback)!;
+			expect(field.hint).toMatch(/Wait for Completion above/);
+
+			const on = shown({ waitForCompletion: true });
+			const names = on.map((p) => p.name);
+			expect(names).not.toContain(callback);
+			const at = names.indexOf('waitForCompletion');
+			expect(names.slice(at, at + 3)).toEqual(['waitForCompletion', 'waitNotice', 'waitTimeLimit']);
+			const notice = on[at + 1].displayName;
+			expect(notice.length).toBeLessThanOrEqual(320);
+			expect(notice).toMatch(/one item/);
+			expect(notice).toMatch(/Split Out/);
+			expect(notice).toMatch(/body limit/);
+		},
+	);
+});
