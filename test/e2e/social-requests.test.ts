@@ -100,10 +100,12 @@ describe('Social Scraper requests in real n8n', () => {
 		);
 		expect(photoStatus.status).toBe('completed');
 		expect(run.output('Social Scraper')).toEqual([photoStatus]);
-		// A video request moves on by itself (created → completed): compare what does not change.
+		// A video request moves on by itself (created → completed, its credits charged at the end):
+		// compare what does not change.
 		const {
 			status: _status,
 			updated_at: _updatedAt,
+			credits_used: _creditsUsed,
 			...videoRecord
 		} = await serviceGet(
 			`${simulator.urls.videoScraperUrl}/v1/requests/${encodeURIComponent(String(video.request_id))}`,
