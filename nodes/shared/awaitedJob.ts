@@ -1,4 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+
+import { secretsMatch } from './secretsMatch';
 
 /**
  * What a waiting execution waits for, kept in its custom data under one key per node: the ID of
@@ -45,17 +47,13 @@ export function decodeAwaitedJob(stored: string | undefined): AwaitedJob | undef
 	return { id: value === PENDING ? undefined : value, tokenDigest };
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-
 export function digestToken(token: string): string {
-	return sha256(token).toString('base64url');
+	return createHash('sha256').update(token, 'utf8').digest('base64url');
 }
 
-/** Constant-time: both sides are SHA-256 digests, of equal length whatever was given. */
+/** Whether `given` is the token whose digest was kept, compared in constant time. */
 export function tokenMatches(given: unknown, tokenDigest: string): boolean {
-	if (typeof given !== 'string' || given === '') return false;
-	const expected = Buffer.from(tokenDigest, 'base64url');
-	return expected.length === 32 && timingSafeEqual(sha256(given), expected);
+	return typeof given === 'string' && given !== '' && secretsMatch(digestToken(given), tokenDigest);
 }
 
 /**

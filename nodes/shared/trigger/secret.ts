@@ -1,15 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-/**
- * Constant-time comparison. Both sides are hashed first so that the comparison takes the same
- * time whatever the lengths, and a wrong guess reveals nothing about the secret's length either.
- */
-export function secretsMatch(given: unknown, expected: string): boolean {
-	if (typeof given !== 'string' || expected === '') return false;
-	const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-	return timingSafeEqual(digest(given), digest(expected));
-}
+import { secretsMatch } from '../secretsMatch';
+
+export { secretsMatch };
 
 export const SECRET_HEADER = 'x-callback-secret';
 export const SECRET_QUERY_PARAMETER = 'secret';
