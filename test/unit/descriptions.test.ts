@@ -1,31 +1,8 @@
-import type { INodeProperties, INodeType } from 'n8n-workflow';
+import type { INodeType } from 'n8n-workflow';
 
-import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.node';
-import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
-import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
-import { ScrapingCallbackTrigger } from '../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
-import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
-import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
+import { allProperties, packageNodes } from './nodeClasses';
 
-const nodes: INodeType[] = [
-	new ReviewScraper(),
-	new EcommerceSearch(),
-	new SocialScraper(),
-	new ScrapingScheduler(),
-	new ScrapingCallbackTrigger(),
-	new ScheduledScrapeTrigger(),
-];
-
-function allProperties(properties: INodeProperties[]): INodeProperties[] {
-	return properties.flatMap((property) => {
-		const nested = (property.options ?? []).flatMap((option) => {
-			if ('values' in option) return allProperties(option.values);
-			if ('type' in option) return allProperties([option as INodeProperties]);
-			return [];
-		});
-		return [property, ...nested];
-	});
-}
+const nodes: INodeType[] = packageNodes.map(({ node }) => node);
 
 describe.each(nodes.map((node) => [node.description.displayName, node] as const))(
 	'%s description',

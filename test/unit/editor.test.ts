@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 import {
 	NodeHelpers,
@@ -17,17 +17,9 @@ import { ScrapingCallbackTrigger } from '../../nodes/ScrapingCallbackTrigger/Scr
 import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
 import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
 import { PAYLOAD_KINDS } from '../../nodes/shared/callbackPayload';
+import { allProperties, packageNodes, repoRoot as root } from './nodeClasses';
 
-const root = resolve(__dirname, '..', '..');
-
-const nodes: Array<{ folder: string; node: INodeType }> = [
-	{ folder: 'ReviewScraper', node: new ReviewScraper() },
-	{ folder: 'EcommerceSearch', node: new EcommerceSearch() },
-	{ folder: 'SocialScraper', node: new SocialScraper() },
-	{ folder: 'ScrapingScheduler', node: new ScrapingScheduler() },
-	{ folder: 'ScrapingCallbackTrigger', node: new ScrapingCallbackTrigger() },
-	{ folder: 'ScheduledScrapeTrigger', node: new ScheduledScrapeTrigger() },
-];
+const nodes = packageNodes;
 
 const codexOf = (folder: string) =>
 	JSON.parse(readFileSync(join(root, 'nodes', folder, `${folder}.node.json`), 'utf8')) as {
@@ -90,17 +82,6 @@ describe('names and search', () => {
 		expect(found(term)).toEqual(expected);
 	});
 });
-
-function allProperties(properties: INodeProperties[]): INodeProperties[] {
-	return properties.flatMap((property) => {
-		const nested = (property.options ?? []).flatMap((option) => {
-			if ('values' in option) return allProperties(option.values);
-			if ('type' in option) return allProperties([option as INodeProperties]);
-			return [];
-		});
-		return [property, ...nested];
-	});
-}
 
 const shownFor = (
 	node: INodeType,

@@ -1,25 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import type { INodeType } from 'n8n-workflow';
-
-import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.node';
-import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
-import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
-import { ScrapingCallbackTrigger } from '../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
-import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
-import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
-
-const root = resolve(__dirname, '..', '..');
-
-const nodes: Array<{ folder: string; node: INodeType }> = [
-	{ folder: 'ReviewScraper', node: new ReviewScraper() },
-	{ folder: 'EcommerceSearch', node: new EcommerceSearch() },
-	{ folder: 'SocialScraper', node: new SocialScraper() },
-	{ folder: 'ScrapingScheduler', node: new ScrapingScheduler() },
-	{ folder: 'ScrapingCallbackTrigger', node: new ScrapingCallbackTrigger() },
-	{ folder: 'ScheduledScrapeTrigger', node: new ScheduledScrapeTrigger() },
-];
+import { packageNodes as nodes, repoRoot as root } from './nodeClasses';
 
 describe('icons', () => {
 	const iconPaths = nodes.map(({ folder, node }) => {
