@@ -366,36 +366,8 @@ describe('the n8n editor in Chromium', () => {
 	it(
 		'opens every node of the package in its own panel without an error (one screenshot each)',
 		step('every-node', async () => {
-			const { client } = connect();
-			const { name: packageName } = packageManifest();
 			for (const description of builtNodeDescriptions()) {
-				const { id } = await client.createWorkflow({
-					name: `editor check: ${description.displayName}`,
-					nodes: [
-						{
-							id: `editor-${description.name}`,
-							name: description.displayName,
-							type: `${packageName}.${description.name}`,
-							typeVersion: 1,
-							position: [0, 0],
-							parameters: {},
-							...(description.webhooks ? { webhookId: `editor-${description.name}-hook` } : {}),
-						},
-					],
-					connections: {},
-				});
-				await page.goto(`${state.n8nUrl}/workflow/${id}`);
-				const node = page.locator('[data-test-id="canvas-node"]').first();
-				await node.waitFor();
-				await page.keyboard.press('Escape');
-				await node.dblclick();
-				const ndv = page.locator('[data-test-id="ndv"]');
-				await ndv.waitFor();
-				const firstParameter = description.properties.find((p) => p.type !== 'notice')!;
-				await page
-					.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${firstParameter.name}"]`)
-					.first()
-					.waitFor();
+				const ndv = await openNode(description, {}, 1);
 				const text = await ndv.innerText();
 				expect(text).toContain(description.displayName);
 				expect(text).not.toMatch(
@@ -613,7 +585,8 @@ describe('the n8n editor in Chromium', () => {
 					credential.name,
 					data,
 				);
-				await page.goto(`${state.n8nUrl}/home/credentials/${id}`);
+				// n8n's editor route for one credential.
+				await page.goto([state.n8nUrl, 'home', 'credentials', id].join('/'));
 				const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
 				await dialog.waitFor();
 				await dialog
