@@ -9,11 +9,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as product from './actions/product';
-import { router } from './actions/router';
-import type { SearchOutput } from './actions/product/payload';
-import { waitedProducts } from './actions/product/search.operation';
-import { callbackResumeWebhooks, resumeWithResults } from '../shared/waitForCompletion';
-import { scrapingApiTest } from '../shared/credentialTest';
+import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/incoming/resume';
+import { scrapingApiTest } from '../shared/outgoing/credentialTest';
+import { route, type OperationTable } from '../shared/outgoing/router';
+
+const operations: OperationTable = { product: { search: product.search } };
 
 export class EcommerceSearch implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,13 +51,11 @@ export class EcommerceSearch implements INodeType {
 	methods = { credentialTest: { scrapingApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await route.call(this, operations);
 	}
 
 	// Reached only through the resume URL of an execution that a Search put to wait.
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const output = this.getNodeParameter('output', 'products') as SearchOutput;
-		const includeSummary = this.getNodeParameter('includeSummary', false) as boolean;
-		return resumeWithResults.call(this, waitedProducts(this.getNode(), output, includeSummary));
+		return await resumeWaitingOperation.call(this, operations);
 	}
 }

@@ -11,8 +11,14 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as listingAudit from './actions/listingAudit';
 import * as profile from './actions/profile';
 import * as respondJob from './actions/respondJob';
-import { router } from './actions/router';
-import { callbackResumeWebhooks, resumeWithResults } from '../shared/waitForCompletion';
+import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/incoming/resume';
+import { route, type OperationTable } from '../shared/outgoing/router';
+
+const operations: OperationTable = {
+	profile: { add: profile.add, addMany: profile.addMany },
+	respondJob: { get: respondJob.get, getAll: respondJob.getAll },
+	listingAudit: { get: listingAudit.get },
+};
 
 export class ReviewScraper implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,11 +60,11 @@ export class ReviewScraper implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await route.call(this, operations);
 	}
 
 	// Reached only through the resume URL of an execution that Profile → Add put to wait.
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return resumeWithResults.call(this);
+		return await resumeWaitingOperation.call(this, operations);
 	}
 }

@@ -1,26 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type {
-	IDataObject,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { scrapingApiTest } from '../shared/credentialTest';
-import { toNodeError } from '../shared/operations';
-import { apiRequest } from '../shared/transport';
-import { receiveDelivery } from '../shared/trigger/delivery';
-import { readDeliveryOptions } from '../shared/trigger/options';
-import type { DeliveryMemory } from '../shared/trigger/recentDeliveries';
-import { withSecretQuery } from '../shared/trigger/secret';
-import { scheduledTriggerPanel } from '../shared/trigger/panel';
-import { deliveryWebhook } from '../shared/trigger/webhook';
-import { FieldReader } from '../shared/validation';
+import { scrapingApiTest } from '../shared/outgoing/credentialTest';
+import { profileFromParameters } from '../shared/outgoing/profile';
+import { createSchedule, deleteSchedule, findSchedule } from '../shared/outgoing/schedule/client';
+import { toNodeError } from '../shared/outgoing/transport';
+import { receiveDelivery } from '../shared/incoming/trigger/delivery';
+import { readDeliveryOptions } from '../shared/incoming/trigger/options';
+import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
+import { withSecretQuery } from '../shared/incoming/trigger/secret';
+import { scheduledTriggerPanel } from '../shared/incoming/trigger/panel';
+import { deliveryWebhook } from '../shared/incoming/trigger/webhook';
+import { FieldReader } from '../shared/outgoing/validation';
 import { properties } from './description';
-import { schedulePayloadFor, type TriggerSettings } from './schedulePlan';
+import { scheduleBodyFor, TRIGGER_PROFILE_KEYS, type TriggerSettings } from './schedulePlan';
 
 interface TriggerState extends DeliveryMemory {
 	scheduleId?: number;
@@ -34,31 +34,11 @@ function settingsOf(context: IHookFunctions): TriggerSettings {
 	return {
 		collect: parameter('collect', 'profile'),
 		frequency: parameter('frequency', 'daily'),
-		url: parameter('url'),
-		query: parameter('query'),
-		placeId: parameter('placeId'),
-		blocks: parameter('blocks', undefined),
-		externalIdentifier: parameter('externalIdentifier'),
 		profiles: parameter('profiles', '[]'),
 		reviewIndexEndpoint: parameter('reviewIndexEndpoint', 'profiles'),
 		reviewIndexParameters: parameter('reviewIndexParameters', '{}'),
+		...profileFromParameters(TRIGGER_PROFILE_KEYS, (name) => parameter(name, undefined)),
 	};
-}
-
-/**
- * Whether the service says the stored schedule does not exist or cannot be read with this key:
- * 404, 403 (the spec's "Errors": access not allowed), or a 400 whose message or details name
- * the schedule (the production service answers a bad request with 400). Either way the schedule is
- * not this trigger's to use any more.
- */
-function isNotFound(error: unknown, scheduleId: number): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	if (error.httpCode === '404' || error.httpCode === '403') return true;
-	if (error.httpCode !== '400') return false;
-	// The description also names the request path, and with it the id: only the service's words count.
-	const body = (error as { errorResponse?: IDataObject }).errorResponse ?? {};
-	const said = `${String(body.message ?? '')} ${String(body.details ?? '')}`;
-	return new RegExp(`(^|\\D)${scheduleId}(\\D|$)`).test(said);
 }
 
 export class ScheduledScrapeTrigger implements INodeType {
@@ -93,26 +73,13 @@ export class ScheduledScrapeTrigger implements INodeType {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const state = this.getWorkflowStaticData('node') as TriggerState;
 				if (!state.scheduleId) return false;
-				try {
-					const response = (await apiRequest.call(this, {
-						api: 'scheduling',
-						method: 'GET',
-						path: `/schedules/${state.scheduleId}`,
-					})) as IDataObject;
-					const [schedule] = (response.results as IDataObject[]) ?? [];
-					const usable =
-						schedule !== undefined &&
-						schedule.disabled !== true &&
-						state.callbackBase === this.getNodeWebhookUrl('default');
-					if (!usable) await deleteSchedule.call(this, state);
-					return usable;
-				} catch (error) {
-					if (!isNotFound(error, state.scheduleId)) throw toNodeError(this.getNode(), error, 0);
-					delete state.scheduleId;
-					delete state.secret;
-					delete state.callbackBase;
-					return false;
-				}
+				const schedule = await findSchedule.call(this, state.scheduleId);
+				const usable =
+					schedule !== undefined &&
+					schedule.disabled !== true &&
+					state.callbackBase === this.getNodeWebhookUrl('default');
+				if (!usable) await forgetSchedule.call(this, state, schedule !== undefined);
+				return usable;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				const state = this.getWorkflowStaticData('node') as TriggerState;
@@ -120,26 +87,20 @@ export class ScheduledScrapeTrigger implements INodeType {
 				const secret = randomBytes(24).toString('hex');
 				const callback = withSecretQuery(webhookUrl, secret);
 				const workflow = this.getWorkflow();
-				const body = schedulePayloadFor(
+				const body = scheduleBodyFor(
 					new FieldReader(this.getNode(), 0),
 					settingsOf(this),
 					callback,
 					`n8n: ${workflow.name ?? workflow.id}`.slice(0, 100),
 				);
-				const response = (await apiRequest.call(this, {
-					api: 'scheduling',
-					method: 'POST',
-					path: '/schedules',
-					body,
-				})) as IDataObject;
-				const [schedule] = (response.results as IDataObject[]) ?? [];
-				state.scheduleId = Number(schedule?.schedule_id);
+				const schedule = await createSchedule.call(this, body);
+				state.scheduleId = Number(schedule.schedule_id);
 				state.secret = secret;
 				state.callbackBase = webhookUrl;
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				await deleteSchedule.call(this, this.getWorkflowStaticData('node') as TriggerState);
+				await forgetSchedule.call(this, this.getWorkflowStaticData('node') as TriggerState, true);
 				return true;
 			},
 		},
@@ -159,11 +120,15 @@ export class ScheduledScrapeTrigger implements INodeType {
 }
 
 /**
- * Forgets the stored schedule whatever the service answers: a stored id that cannot be deleted
- * would otherwise fail every later activation. A failed delete is logged, as the schedule may
- * still exist on the service.
+ * Forgets the stored schedule, and deletes it on the service when it may still exist, whatever
+ * the service answers: a stored id that cannot be deleted would otherwise fail every later
+ * activation. A failed delete is logged, as the schedule may still exist on the service.
  */
-async function deleteSchedule(this: IHookFunctions, state: TriggerState): Promise<void> {
+async function forgetSchedule(
+	this: IHookFunctions,
+	state: TriggerState,
+	mayExist: boolean,
+): Promise<void> {
 	const scheduleId = state.scheduleId;
 	delete state.scheduleId;
 	delete state.secret;
@@ -171,20 +136,14 @@ async function deleteSchedule(this: IHookFunctions, state: TriggerState): Promis
 	// The memory of the old schedule's deliveries goes with it (n8n 1.x kept it in the static data
 	// of a deactivated workflow).
 	delete state.recentDeliveries;
-	if (!scheduleId) return;
+	if (!scheduleId || !mayExist) return;
 	try {
-		await apiRequest.call(this, {
-			api: 'scheduling',
-			method: 'DELETE',
-			path: `/schedules/${scheduleId}`,
-		});
+		await deleteSchedule.call(this, scheduleId);
 	} catch (error) {
-		// Already gone is what deleting wanted.
-		if (isNotFound(error, scheduleId)) return;
 		const reason = toNodeError(this.getNode(), error, 0);
 		this.logger.warn(
 			`Recurring Reviews Trigger could not delete schedule ${scheduleId}: ${reason.message}. It is forgotten here; if it still exists, delete it with the Scraping Scheduler node.`,
-			{ scheduleId, httpCode: (reason as NodeApiError).httpCode ?? undefined },
+			{ scheduleId, httpCode: (reason as { httpCode?: string | null }).httpCode ?? undefined },
 		);
 	}
 }

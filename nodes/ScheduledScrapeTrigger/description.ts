@@ -1,8 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/schedule/fields';
-import { largeDeliveriesOption } from '../shared/trigger/body';
-import { dedupeOption, deliveryOptions, splitResultsOption } from '../shared/trigger/options';
+import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/outgoing/schedule/fields';
+import { largeDeliveriesOption } from '../shared/incoming/trigger/body';
+import {
+	dedupeOption,
+	deliveryOptions,
+	splitResultsOption,
+} from '../shared/incoming/trigger/options';
 
 export const properties: INodeProperties[] = [
 	{

@@ -1,27 +1,34 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { buildSchedulePayload } from '../shared/schedule/payload';
-import type { FieldReader } from '../shared/validation';
-import { parseJsonParameter } from '../shared/validation';
+import { profileFromParameters, type ProfileKey } from '../shared/outgoing/profile';
+import { buildScheduleBody } from '../shared/outgoing/schedule/body';
+import type { FieldReader } from '../shared/outgoing/validation';
+import { parseJsonParameter } from '../shared/outgoing/validation';
+
+/** The profile keys the trigger shows as fields of its own (One Review Profile). */
+export const TRIGGER_PROFILE_KEYS: readonly ProfileKey[] = [
+	'url',
+	'query',
+	'place_id',
+	'blocks',
+	'external_identifier',
+];
 
 export interface TriggerSettings {
 	collect: 'profile' | 'profileList' | 'reviewIndex';
 	frequency: string;
-	url?: string;
-	query?: string;
-	placeId?: string;
-	blocks?: unknown;
-	externalIdentifier?: string;
 	profiles?: unknown;
 	reviewIndexEndpoint?: string;
 	reviewIndexParameters?: unknown;
+	/** The profile fields, by parameter name. */
+	[parameter: string]: unknown;
 }
 
 /**
  * The schedule body for what the trigger collects, with `callback` (this trigger's own webhook
  * URL, secret included) put where the target API expects it.
  */
-export function schedulePayloadFor(
+export function scheduleBodyFor(
 	read: FieldReader,
 	settings: TriggerSettings,
 	callback: string,
@@ -31,7 +38,7 @@ export function schedulePayloadFor(
 	if (settings.collect === 'profileList') {
 		const profiles = (parseJsonParameter(read, 'Profiles (JSON List)', settings.profiles, 'list') ??
 			[]) as IDataObject[];
-		return buildSchedulePayload(read, {
+		return buildScheduleBody(read, {
 			...common,
 			service: 'rsapi',
 			endpoint: 'add_bulk',
@@ -45,20 +52,18 @@ export function schedulePayloadFor(
 			settings.reviewIndexParameters,
 			'object',
 		) ?? {}) as IDataObject;
-		return buildSchedulePayload(read, {
+		return buildScheduleBody(read, {
 			...common,
 			service: 'riapi',
 			endpoint: settings.reviewIndexEndpoint,
 			queryParams: { ...queryParams, callback },
 		});
 	}
+	const raw = profileFromParameters(TRIGGER_PROFILE_KEYS, (name) => settings[name]);
+	// An empty field or a count of 0 leaves the value to the service.
 	const queryParams: IDataObject = { callback };
-	if (settings.url) queryParams.url = settings.url;
-	if (settings.query) queryParams.query = settings.query;
-	if (settings.placeId) queryParams.place_id = settings.placeId;
-	if (settings.blocks !== undefined && settings.blocks !== '' && settings.blocks !== 0) {
-		queryParams.blocks = settings.blocks;
+	for (const [key, value] of Object.entries(raw)) {
+		if (value !== undefined && value !== '' && value !== 0) queryParams[key] = value;
 	}
-	if (settings.externalIdentifier) queryParams.external_identifier = settings.externalIdentifier;
-	return buildSchedulePayload(read, { ...common, service: 'rsapi', endpoint: 'add', queryParams });
+	return buildScheduleBody(read, { ...common, service: 'rsapi', endpoint: 'add', queryParams });
 }

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { PAYLOAD_KINDS, type PayloadKind } from '../shared/callbackPayload';
-import { receiveDelivery } from '../shared/trigger/delivery';
+import { PAYLOAD_KINDS, type PayloadKind } from '../shared/incoming/callbackPayload';
+import { receiveDelivery } from '../shared/incoming/trigger/delivery';
 import {
 	completedOnlyOption,
 	dedupeOption,
@@ -16,12 +16,12 @@ import {
 	deliveryOptions,
 	readDeliveryOptions,
 	splitResultsOption,
-} from '../shared/trigger/options';
-import type { DeliveryMemory } from '../shared/trigger/recentDeliveries';
-import type { SecretLocation } from '../shared/trigger/secret';
-import { deliveryWebhook } from '../shared/trigger/webhook';
-import { largeDeliveriesOption } from '../shared/trigger/body';
-import { callbackTriggerPanel } from '../shared/trigger/panel';
+} from '../shared/incoming/trigger/options';
+import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
+import type { SecretLocation } from '../shared/incoming/trigger/secret';
+import { deliveryWebhook } from '../shared/incoming/trigger/webhook';
+import { largeDeliveriesOption } from '../shared/incoming/trigger/body';
+import { callbackTriggerPanel } from '../shared/incoming/trigger/panel';
 
 export class ScrapingCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {

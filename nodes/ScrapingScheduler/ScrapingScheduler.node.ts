@@ -6,10 +6,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { router } from './actions/router';
 import * as schedule from './actions/schedule';
 import { searchSchedules } from './methods/listSearch';
-import { scrapingApiTest } from '../shared/credentialTest';
+import { scrapingApiTest } from '../shared/outgoing/credentialTest';
+import { route, type OperationTable } from '../shared/outgoing/router';
+
+const operations: OperationTable = {
+	schedule: {
+		create: schedule.create,
+		get: schedule.get,
+		getAll: schedule.getAll,
+		deleteSchedule: schedule.deleteSchedule,
+	},
+};
 
 export class ScrapingScheduler implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,6 +54,6 @@ export class ScrapingScheduler implements INodeType {
 	methods = { listSearch: { searchSchedules }, credentialTest: { scrapingApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await route.call(this, operations);
 	}
 }

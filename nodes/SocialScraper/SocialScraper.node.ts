@@ -9,12 +9,21 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as photoPost from './actions/photoPost';
-import { router } from './actions/router';
-import { postItems } from './actions/results';
-import { callbackResumeWebhooks, resumeWithResults } from '../shared/waitForCompletion';
 import * as socialPost from './actions/socialPost';
 import * as videoRequest from './actions/videoRequest';
-import { scrapingApiTest } from '../shared/credentialTest';
+import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/incoming/resume';
+import { scrapingApiTest } from '../shared/outgoing/credentialTest';
+import { route, type OperationTable } from '../shared/outgoing/router';
+
+const operations: OperationTable = {
+	photoPost: {
+		search: photoPost.search,
+		getResults: photoPost.getResults,
+		getStatus: photoPost.getStatus,
+	},
+	socialPost: { scrape: socialPost.scrape, getResults: socialPost.getResults },
+	videoRequest: { getStatus: videoRequest.getStatus },
+};
 
 export class SocialScraper implements INodeType {
 	description: INodeTypeDescription = {
@@ -62,15 +71,11 @@ export class SocialScraper implements INodeType {
 	methods = { credentialTest: { scrapingApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await route.call(this, operations);
 	}
 
 	// Reached only through the resume URL of an execution that a Search or Scrape put to wait.
-	// Version 1 gave one item per post, which n8n cannot link back to the one waiting input item.
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		if (this.getNode().typeVersion >= 1.1) return resumeWithResults.call(this);
-		return resumeWithResults.call(this, (envelope) =>
-			postItems(envelope, String(envelope.request_id ?? '')),
-		);
+		return await resumeWaitingOperation.call(this, operations);
 	}
 }

@@ -1,12 +1,14 @@
 import { RESUME_TOKEN_PARAMETER } from './awaitedJob';
 import { isObject } from './json';
-import { SECRET_QUERY_PARAMETER } from './trigger/secret';
 
 /**
  * Query parameters that carry a secret in a callback address: the trigger's shared secret, the
  * signature of n8n's resume URL and the node's own resume token where n8n has no signature (whoever
  * holds either can resume the waiting execution).
  */
+/** Where a trigger's shared secret travels in its callback address. */
+export const SECRET_QUERY_PARAMETER = 'secret';
+
 const SECRET_QUERY_PARAMETERS = [SECRET_QUERY_PARAMETER, 'signature', RESUME_TOKEN_PARAMETER];
 const CALLBACK_KEYS = new Set(['callback', 'callback_url', 'callbackUrl']);
 export const REDACTED = '***';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { retryPolicy } from '../../nodes/shared/transport';
+import { retryPolicy } from '../../nodes/shared/outgoing/transport';
 import type { Fault } from '../../simulator/server';
 import { runNode, useSimulator } from './fixtures';
 

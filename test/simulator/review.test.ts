@@ -275,7 +275,11 @@ describe('respond jobs and listing audit', () => {
 			headers: tokenAuth(sim),
 		});
 		expect(missing.status).toBe(404);
-		expect(missing.body).toEqual({ success: false, status: 404, message: "This job ID doesn't exist, please create it" });
+		expect(missing.body).toEqual({
+			success: false,
+			status: 404,
+			message: "This job ID doesn't exist, please create it",
+		});
 	});
 
 	it('follows respondJobCount from configure()', async () => {

@@ -346,7 +346,11 @@ describe('authentication', () => {
 				query: { url: 'https://g.example/p' },
 			});
 			expect(response.status).toBe(401);
-			expect(response.body).toEqual({ success: false, status: 401, message: 'Invalid spiderman-token' });
+			expect(response.body).toEqual({
+				success: false,
+				status: 401,
+				message: 'Invalid spiderman-token',
+			});
 		}
 		expect(sim.counts().jobs).toBe(before);
 	});

@@ -16,7 +16,7 @@ import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/Sched
 import { ScrapingCallbackTrigger } from '../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
 import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
 import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
-import { PAYLOAD_KINDS } from '../../nodes/shared/callbackPayload';
+import { PAYLOAD_KINDS } from '../../nodes/shared/incoming/callbackPayload';
 import { allProperties, packageNodes, repoRoot as root } from './nodeClasses';
 
 const nodes = packageNodes;

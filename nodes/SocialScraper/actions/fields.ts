@@ -1,6 +1,21 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { FieldReader } from '../../shared/validation';
+import { FieldReader } from '../../shared/outgoing/validation';
+import { oneResumedItem, type Waiting } from '../../shared/outgoing/waitForCompletion';
+import { postItems } from './results';
+
+/**
+ * What Search and Scrape wait on. Version 1 gave one item per post, which n8n cannot link back to
+ * the one waiting input item; workflows saved with it keep that.
+ */
+export const waitingForPosts: Waiting = {
+	callbackParameter: 'callbackUrl',
+	idField: 'request_id',
+	resumedItems: (envelope, node) =>
+		node.typeVersion >= 1.1
+			? oneResumedItem(envelope)
+			: postItems(envelope, String(envelope.request_id ?? '')),
+};
 
 export const requestIdField = (description: string): INodeProperties => ({
 	displayName: 'Request ID',

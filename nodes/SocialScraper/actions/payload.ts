@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FieldReader } from '../../shared/validation';
+import type { FieldReader } from '../../shared/outgoing/validation';
 
 export interface PhotoSearchInput {
 	keyword?: unknown;

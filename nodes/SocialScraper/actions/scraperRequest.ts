@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, type ApiName } from '../../shared/transport';
+import { apiRequest, type ApiName } from '../../shared/outgoing/transport';
 
 export async function scraperGet(
 	this: IExecuteFunctions,

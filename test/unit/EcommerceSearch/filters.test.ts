@@ -7,7 +7,7 @@ import {
 	type RangeOperator,
 	textValues,
 } from '../../../nodes/EcommerceSearch/actions/product/filters';
-import { FieldReader } from '../../../nodes/shared/validation';
+import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 
 const read = new FieldReader(testNode, 3);

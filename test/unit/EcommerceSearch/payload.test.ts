@@ -4,7 +4,7 @@ import {
 	searchOutputItems,
 	type SearchInput,
 } from '../../../nodes/EcommerceSearch/actions/product/payload';
-import { FieldReader } from '../../../nodes/shared/validation';
+import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 
 const read = new FieldReader(testNode, 1);

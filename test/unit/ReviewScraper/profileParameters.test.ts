@@ -1,13 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { readProfileParameters } from '../../../nodes/ReviewScraper/actions/profile/fields';
+import { readProfile } from '../../../nodes/shared/outgoing/profile';
 import { parameterContext } from '../helpers';
 
 function read(parameters: Record<string, unknown>, itemIndex = 0) {
 	const items = [];
 	items[itemIndex] = parameters;
 	const context = parameterContext(items) as unknown as IExecuteFunctions;
-	return readProfileParameters.call(context, itemIndex);
+	return readProfile.call(context, itemIndex);
 }
 
 describe('profile parameters (spec section "Review profiles and jobs")', () => {

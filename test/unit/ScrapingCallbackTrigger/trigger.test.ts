@@ -3,9 +3,9 @@ import { Readable } from 'node:stream';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { ScrapingCallbackTrigger } from '../../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
-import { payloadId, recognizePayload } from '../../../nodes/shared/callbackPayload';
-import { LARGE_DELIVERY_LIMIT_MIB } from '../../../nodes/shared/trigger/body';
-import { secretsMatch } from '../../../nodes/shared/trigger/secret';
+import { payloadId, recognizePayload } from '../../../nodes/shared/incoming/callbackPayload';
+import { LARGE_DELIVERY_LIMIT_MIB } from '../../../nodes/shared/incoming/trigger/body';
+import { secretsMatch } from '../../../nodes/shared/incoming/trigger/secret';
 
 const samples: Record<string, IDataObject> = {
 	reviewJob: { job_id: 41, status: 'complete', success: true, reviews: [{ review_id: 'r1' }] },

@@ -1,11 +1,14 @@
-import { buildSchedulePayload, type ScheduleInput } from '../../../nodes/shared/schedule/payload';
-import { FieldReader } from '../../../nodes/shared/validation';
+import {
+	buildScheduleBody,
+	type ScheduleInput,
+} from '../../../nodes/shared/outgoing/schedule/body';
+import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 
 const read = new FieldReader(testNode, 2);
 const CALLBACK = 'https://n8n.example.com/webhook/reviews';
 const build = (input: Partial<ScheduleInput>) =>
-	buildSchedulePayload(read, {
+	buildScheduleBody(read, {
 		service: 'rsapi',
 		endpoint: 'add',
 		frequency: 'daily',

@@ -2,7 +2,7 @@ import {
 	buildPhotoSearchBody,
 	buildScrapeBody,
 } from '../../../nodes/SocialScraper/actions/payload';
-import { FieldReader } from '../../../nodes/shared/validation';
+import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 
 const read = new FieldReader(testNode, 0);

@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { isServiceFailure, serviceError } from '../../../nodes/shared/transport';
+import { isServiceFailure, serviceError } from '../../../nodes/shared/outgoing/transport';
 import { testNode } from '../helpers';
 
 describe('service error mapping', () => {

@@ -3,10 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	ITEM_CONCURRENCY,
-	oneAtATime,
 	runOperation,
 	type ItemOperation,
-} from '../../../nodes/shared/operations';
+} from '../../../nodes/shared/outgoing/router';
 import { testNode } from '../helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,7 +78,7 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 
 	it('runs one item at a time for an operation that asks for it', async () => {
 		const { context, peak } = contextFor(6);
-		await runOperation.call(context, oneAtATime(operation({}).op));
+		await runOperation.call(context, { ...operation({}).op, oneAtATime: true });
 		expect(peak()).toBe(1);
 	});
 

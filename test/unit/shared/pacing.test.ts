@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../nodes/shared/transport';
-import { pacerFor, RequestPacer } from '../../../nodes/shared/transport/pacing';
+import { apiRequest } from '../../../nodes/shared/outgoing/transport';
+import { pacerFor, RequestPacer } from '../../../nodes/shared/outgoing/transport/pacing';
 import { testNode } from '../helpers';
 
 // Lower bounds only: a busy machine makes gaps longer, never shorter, so these cannot flake slow.

@@ -1,4 +1,7 @@
-import { contentDigest, recordDelivery } from '../../../nodes/shared/trigger/recentDeliveries';
+import {
+	contentDigest,
+	recordDelivery,
+} from '../../../nodes/shared/incoming/trigger/recentDeliveries';
 
 const job = {
 	job_id: 556,

@@ -1,6 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { FieldReader, pairsToObject, parseJsonParameter } from '../../../nodes/shared/validation';
+import {
+	FieldReader,
+	pairsToObject,
+	parseJsonParameter,
+} from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 
 const read = new FieldReader(testNode, 3);

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { filtersCollection } from '../../../shared/descriptions';
+import { filtersCollection } from '../../../shared/outgoing/descriptions';
 import { OPERATOR_LABELS, PRODUCT_FILTERS, RANGE_OPERATORS, type ProductFilter } from './filters';
 
 const rangeConditions: INodeProperties['options'] = [

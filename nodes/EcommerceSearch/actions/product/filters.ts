@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../../../shared/json';
-import type { FieldReader } from '../../../shared/validation';
+import type { FieldReader } from '../../../shared/outgoing/validation';
 
 export const RANGE_OPERATORS = ['lt', 'lte', 'gt', 'gte', 'eq'] as const;
 export type RangeOperator = (typeof RANGE_OPERATORS)[number];

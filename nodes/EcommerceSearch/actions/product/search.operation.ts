@@ -1,14 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalFields, limitField, outputField } from '../../../shared/descriptions';
-import type { PreparedItem } from '../../../shared/operations';
+import { additionalFields, limitField, outputField } from '../../../shared/outgoing/descriptions';
+import type { PreparedItem } from '../../../shared/outgoing/router';
 import {
 	oneResumedItem,
-	prepareSubmission,
 	withWaitForCompletion,
-} from '../../../shared/waitForCompletion';
-import { FieldReader } from '../../../shared/validation';
+	type Waiting,
+} from '../../../shared/outgoing/waitForCompletion';
+import { FieldReader } from '../../../shared/outgoing/validation';
 import { productFiltersField } from './filterFields';
 import {
 	buildSearchBody,
@@ -24,6 +24,25 @@ const SOURCE_LABELS: Record<string, string> = {
 	ebay: 'eBay',
 	target: 'Target',
 	walmart: 'Walmart',
+};
+
+/**
+ * A search answered with its results at once has nothing to wait for. Waited-for products come as
+ * one item from version 1.1, which n8n can link to the one waiting input item; version 1 gave one
+ * item per product and keeps doing so for workflows saved with it.
+ */
+export const waiting: Waiting = {
+	callbackParameter: 'callbackUrl',
+	idField: 'request_id',
+	answeredAtOnce: (answer) => Array.isArray(answer.results),
+	resumedItems: (envelope, node, parameter) =>
+		node.typeVersion >= 1.1
+			? oneResumedItem(envelope)
+			: searchOutputItems(
+					envelope,
+					parameter('output', 'products') as SearchOutput,
+					parameter('includeSummary', false) as boolean,
+				),
 };
 
 const properties: INodeProperties[] = [
@@ -132,30 +151,21 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['product'], operation: ['search'] } },
-	withWaitForCompletion(properties, 'callbackUrl'),
+	withWaitForCompletion(properties, waiting),
 );
 
-/**
- * Waited-for products as one item (from version 1.1), which n8n can link to the one waiting input
- * item; version 1 gave one item per product and keeps doing so for workflows saved with it.
- */
-export function waitedProducts(
-	node: INode,
-	output: SearchOutput,
-	includeSummary: boolean,
-): (envelope: IDataObject) => IDataObject[] {
-	if (node.typeVersion >= 1.1) return oneResumedItem;
-	return (envelope) => searchOutputItems(envelope, output, includeSummary);
-}
-
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
+export function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	resumeUrl?: string,
+): PreparedItem {
 	const parameter = (name: string, fallback: unknown = undefined) =>
 		this.getNodeParameter(name, itemIndex, fallback);
 	const additional = parameter('additionalFields', {}) as IDataObject;
 	const output = parameter('output', 'products') as SearchOutput;
 	const includeSummary = parameter('includeSummary', false) as boolean;
-	return prepareSubmission.call(this, itemIndex, {
-		request: (resumeUrl) => ({
+	return {
+		request: {
 			api: 'ecommerce',
 			method: 'POST',
 			path: '/search',
@@ -170,10 +180,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 				perPage: additional.perPage,
 				limit: additional.limit,
 			}),
-		}),
-		idField: 'request_id',
-		toOutput: (answer) => searchOutputItems(answer, output, includeSummary),
-		answeredAtOnce: (answer) => Array.isArray(answer.results),
-		waitedResults: waitedProducts(this.getNode(), output, includeSummary),
-	});
+		},
+		toOutput: (answer: IDataObject | undefined) =>
+			searchOutputItems(answer ?? {}, output, includeSummary),
+	};
 }

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { PreparedItem } from '../../../shared/operations';
-import { FieldReader } from '../../../shared/validation';
+import type { PreparedItem } from '../../../shared/outgoing/router';
+import { FieldReader } from '../../../shared/outgoing/validation';
 import { jobIdField } from '../jobId';
 import { simplifyAudit } from './simplify';
 

@@ -1,24 +1,29 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { PreparedItem } from '../../../shared/operations';
-import { prepareSubmission, withWaitForCompletion } from '../../../shared/waitForCompletion';
-import { profileFields, readProfileParameters } from './fields';
+import { profileFields, readProfile } from '../../../shared/outgoing/profile';
+import type { PreparedItem } from '../../../shared/outgoing/router';
+import { withWaitForCompletion, type Waiting } from '../../../shared/outgoing/waitForCompletion';
+
+export const waiting: Waiting = { callbackParameter: 'callback', idField: 'job_id' };
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['add'] } },
-	withWaitForCompletion(profileFields, 'callback'),
+	withWaitForCompletion(profileFields, waiting),
 );
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
-	const qs = readProfileParameters.call(this, itemIndex);
-	return prepareSubmission.call(this, itemIndex, {
-		request: (resumeUrl) => ({
+export function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	resumeUrl?: string,
+): PreparedItem {
+	const profile = readProfile.call(this, itemIndex);
+	return {
+		request: {
 			api: 'review',
 			method: 'POST',
 			path: '/api/v2/profiles/add',
-			qs: resumeUrl ? { ...qs, callback: resumeUrl } : qs,
-		}),
-		idField: 'job_id',
-	});
+			qs: resumeUrl ? { ...profile, callback: resumeUrl } : profile,
+		},
+	};
 }

@@ -6,21 +6,20 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/descriptions';
-import { errorItem, toNodeError } from '../../../shared/operations';
-import { apiRequest } from '../../../shared/transport';
-import { FieldReader } from '../../../shared/validation';
+import { optionsCollection } from '../../../shared/outgoing/descriptions';
+import { profileFields, readProfile } from '../../../shared/outgoing/profile';
+import { errorItem } from '../../../shared/outgoing/router';
+import { apiRequest, toNodeError, type ServiceRequest } from '../../../shared/outgoing/transport';
+import { FieldReader } from '../../../shared/outgoing/validation';
 import {
 	checkInputProfile,
 	DEFAULTABLE_FIELDS,
 	defaultsVaryPerItem,
 	kind,
-	profileFields,
 	readPath,
 	readProfileDefaults,
-	readProfileParameters,
 	type InputMode,
-} from './fields';
+} from './inputProfiles';
 
 export const DEFAULT_BATCH_SIZE = 100;
 
@@ -118,6 +117,11 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	properties,
 );
 
+/** One add_bulk request: checked profiles, sent as the JSON body. */
+export function bulkRequest(profiles: IDataObject[]): ServiceRequest {
+	return { api: 'review', method: 'POST', path: '/api/v2/profiles/add_bulk', body: profiles };
+}
+
 interface Pending {
 	/** Position in the output: one per profile, in input order. */
 	unit: number;
@@ -161,7 +165,7 @@ export async function executeBatch(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		if (mode === 'defineBelow') {
 			try {
-				add(itemIndex, `item ${itemIndex}`, readProfileParameters.call(this, itemIndex));
+				add(itemIndex, `item ${itemIndex}`, readProfile.call(this, itemIndex));
 			} catch (error) {
 				fail(error, itemIndex);
 			}
@@ -219,11 +223,9 @@ export async function executeBatch(
 		const batch = pending.slice(start, start + batchSize);
 		let results: unknown;
 		try {
+			// A batch operation: its requests carry many items, so it sends them itself (router.ts).
 			results = await apiRequest.call(this, {
-				api: 'review',
-				method: 'POST',
-				path: '/api/v2/profiles/add_bulk',
-				body: batch.map(({ profile }) => profile),
+				...bulkRequest(batch.map(({ profile }) => profile)),
 				itemIndex: batch[0].itemIndex,
 			});
 			if (!Array.isArray(results) || results.length !== batch.length) {

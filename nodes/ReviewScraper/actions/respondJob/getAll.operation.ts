@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, returnAllOrLimit } from '../../../shared/descriptions';
-import type { PreparedItem } from '../../../shared/operations';
+import { readLimit, returnAllOrLimit } from '../../../shared/outgoing/descriptions';
+import type { PreparedItem } from '../../../shared/outgoing/router';
 
 const properties: INodeProperties[] = [...returnAllOrLimit];
 

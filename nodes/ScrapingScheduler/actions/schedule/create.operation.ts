@@ -1,15 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { PreparedItem } from '../../../shared/operations';
+import type { PreparedItem } from '../../../shared/outgoing/router';
 import {
 	frequencyField,
 	REVIEW_INDEX_ENDPOINT_OPTIONS,
 	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
 	SERVICE_OPTIONS,
-} from '../../../shared/schedule/fields';
-import { buildSchedulePayload } from '../../../shared/schedule/payload';
-import { FieldReader, pairsToObject, parseJsonParameter } from '../../../shared/validation';
+} from '../../../shared/outgoing/schedule/fields';
+import { buildScheduleBody } from '../../../shared/outgoing/schedule/body';
+import { scheduleRequests, scheduleResults } from '../../../shared/outgoing/schedule/client';
+import {
+	FieldReader,
+	pairsToObject,
+	parseJsonParameter,
+} from '../../../shared/outgoing/validation';
 
 const pairs = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -144,7 +149,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	const pairsOf = (name: string, label: string) =>
 		pairsToObject(read, label, (parameter(name, {}) as IDataObject).parameter);
 
-	const payload = buildSchedulePayload(read, {
+	const body = buildScheduleBody(read, {
 		service: parameter('service'),
 		endpoint,
 		frequency: parameter('frequency'),
@@ -173,8 +178,5 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 					: pairsOf('body', 'Body'),
 	});
 
-	return {
-		request: { api: 'scheduling', method: 'POST', path: '/schedules', body: payload },
-		toOutput: (response: IDataObject) => (response.results as IDataObject[]) ?? [],
-	};
+	return { request: scheduleRequests.create(body), toOutput: scheduleResults };
 }

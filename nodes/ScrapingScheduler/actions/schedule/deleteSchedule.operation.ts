@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { PreparedItem } from '../../../shared/operations';
+import type { PreparedItem } from '../../../shared/outgoing/router';
+import { scheduleRequests, scheduleResults } from '../../../shared/outgoing/schedule/client';
 import { readScheduleId, scheduleLocator } from './locator';
 
 export const description: INodeProperties[] = updateDisplayOptions(
@@ -12,9 +13,9 @@ export const description: INodeProperties[] = updateDisplayOptions(
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const scheduleId = readScheduleId.call(this, itemIndex);
 	return {
-		request: { api: 'scheduling', method: 'DELETE', path: `/schedules/${scheduleId}` },
-		toOutput: (response: IDataObject) => {
-			const [deleted] = (response.results as IDataObject[]) ?? [];
+		request: scheduleRequests.delete(scheduleId),
+		toOutput: (answer: unknown) => {
+			const [deleted] = scheduleResults(answer);
 			return { deleted: true, schedule_id: scheduleId, ...(deleted ?? {}) };
 		},
 	};

@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { PreparedItem } from '../../../shared/operations';
+import type { PreparedItem } from '../../../shared/outgoing/router';
+import { scheduleRequests, scheduleResults } from '../../../shared/outgoing/schedule/client';
 import { readScheduleId, scheduleLocator } from './locator';
 
 export const description: INodeProperties[] = updateDisplayOptions(
@@ -11,8 +12,5 @@ export const description: INodeProperties[] = updateDisplayOptions(
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const scheduleId = readScheduleId.call(this, itemIndex);
-	return {
-		request: { api: 'scheduling', method: 'GET', path: `/schedules/${scheduleId}` },
-		toOutput: (response: IDataObject) => (response.results as IDataObject[]) ?? [],
-	};
+	return { request: scheduleRequests.get(scheduleId), toOutput: scheduleResults };
 }

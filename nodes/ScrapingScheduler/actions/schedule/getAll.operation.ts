@@ -1,9 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { filtersCollection, readLimit, returnAllOrLimit } from '../../../shared/descriptions';
-import type { PreparedItem } from '../../../shared/operations';
-import { frequencyField, SERVICE_OPTIONS } from '../../../shared/schedule/fields';
+import {
+	filtersCollection,
+	readLimit,
+	returnAllOrLimit,
+} from '../../../shared/outgoing/descriptions';
+import type { PreparedItem } from '../../../shared/outgoing/router';
+import { scheduleRequests, scheduleResults } from '../../../shared/outgoing/schedule/client';
+import { frequencyField, SERVICE_OPTIONS } from '../../../shared/outgoing/schedule/fields';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -39,9 +44,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	const limit = readLimit.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	return {
-		request: { api: 'scheduling', method: 'GET', path: '/schedules' },
-		toOutput: (response: IDataObject) => {
-			const schedules = ((response.results as IDataObject[]) ?? []).filter(
+		request: scheduleRequests.list(),
+		toOutput: (answer: unknown) => {
+			const schedules = scheduleResults(answer).filter(
 				(schedule) =>
 					(filters.service === undefined || schedule.service === filters.service) &&
 					(filters.frequency === undefined || schedule.frequency === filters.frequency) &&

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { FieldReader } from '../../../shared/validation';
+import { FieldReader } from '../../../shared/outgoing/validation';
 
 export const scheduleLocator: INodeProperties = {
 	displayName: 'Schedule',

@@ -1,15 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection, outputField, returnAllField } from '../../../shared/descriptions';
-import type { PreparedItem } from '../../../shared/operations';
-import { fetchAllPages } from '../../../shared/transport';
-import { FieldReader } from '../../../shared/validation';
+import {
+	optionsCollection,
+	outputField,
+	returnAllField,
+} from '../../../shared/outgoing/descriptions';
+import type { PreparedItem } from '../../../shared/outgoing/router';
+import { fetchAllPages } from '../../../shared/outgoing/transport';
+import { FieldReader } from '../../../shared/outgoing/validation';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { assertCompleted, postItems, totalPages } from '../results';
 import { asRecord, requestPath, scraperGet } from '../scraperRequest';
 
 export const RETURN_ALL_PAGE_SIZE = 100;
+/** Return All reads several pages at once already: its items go one after the other. */
+export const oneAtATime = true;
 export const PAGE_CONCURRENCY = 8;
 
 const properties: INodeProperties[] = [

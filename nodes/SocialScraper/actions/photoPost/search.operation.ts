@@ -1,12 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalFields } from '../../../shared/descriptions';
-import type { PreparedItem } from '../../../shared/operations';
-import { prepareSubmission, withWaitForCompletion } from '../../../shared/waitForCompletion';
-import { FieldReader } from '../../../shared/validation';
-import { callbackUrlField, externalIdentifierOption } from '../fields';
+import { additionalFields } from '../../../shared/outgoing/descriptions';
+import type { PreparedItem } from '../../../shared/outgoing/router';
+import { withWaitForCompletion } from '../../../shared/outgoing/waitForCompletion';
+import { FieldReader } from '../../../shared/outgoing/validation';
+import { callbackUrlField, externalIdentifierOption, waitingForPosts } from '../fields';
+
 import { buildPhotoSearchBody } from '../payload';
+
+export const waiting = waitingForPosts;
 
 const properties: INodeProperties[] = [
 	{
@@ -27,13 +30,17 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['photoPost'], operation: ['search'] } },
-	withWaitForCompletion(properties, 'callbackUrl'),
+	withWaitForCompletion(properties, waiting),
 );
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
+export function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	resumeUrl?: string,
+): PreparedItem {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	return prepareSubmission.call(this, itemIndex, {
-		request: (resumeUrl) => ({
+	return {
+		request: {
 			api: 'photo',
 			method: 'POST',
 			path: '/v1/search',
@@ -42,7 +49,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 				callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
 				externalIdentifier: additional.externalIdentifier,
 			}),
-		}),
-		idField: 'request_id',
-	});
+		},
+	};
 }

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { outputField } from '../../../shared/descriptions';
-import type { PreparedItem } from '../../../shared/operations';
+import { outputField } from '../../../shared/outgoing/descriptions';
+import type { PreparedItem } from '../../../shared/outgoing/router';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { assertCompleted, postItems } from '../results';
 import { asRecord, requestPath } from '../scraperRequest';

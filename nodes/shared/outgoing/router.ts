@@ -1,33 +1,55 @@
+/**
+ * The router of every action node: the per-item loop, Continue On Fail, paired items, and Wait for
+ * Completion applied from each operation's declaration.
+ *
+ * Which requests go through the router. Every request an action node makes for an input item is
+ * prepared by its operation (`prepare`: read, check, build; nothing sent) and sent by
+ * `runOperation`; that gives every item the same checks before anything is sent, one pool, errors
+ * that name the item, and item links. Only these call the transport (or the scheduling client)
+ * themselves, and nothing else may:
+ * - requests that follow from an item's answer, made in that item's `toOutput`: the further pages
+ *   of Return All, and Photo Post results after their status;
+ * - a batch operation (`executeBatch`, Add Many), whose requests each carry many items;
+ * - requests for no input item: a trigger's activation hooks and the editor's list search.
+ */
 import type {
 	IDataObject,
 	IExecuteFunctions,
-	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, type ApiRequestOptions } from './transport';
-import { throwResumedFailure } from './waitForCompletion';
+import { throwResumedFailure } from '../resumedFailure';
+import { apiRequest, toNodeError, type ServiceRequest } from './transport';
+import {
+	awaitCompletion,
+	claimResumeUrl,
+	isWaitingRequested,
+	type Waiting,
+} from './waitForCompletion';
 
 export type ItemOutput = IDataObject | IDataObject[];
 
 /** One item's request, built without sending anything, and what its answer becomes. */
 export interface PreparedItem {
-	request: Omit<ApiRequestOptions, 'itemIndex'>;
-	/**
-	 * The item's output from the answer (the answer itself without it). Return All reads its further
-	 * pages here, and Wait for Completion puts the execution to wait.
-	 */
+	request: ServiceRequest;
+	/** The item's output from the answer (the answer itself without it). */
 	toOutput?: (answer: any) => ItemOutput | Promise<ItemOutput>;
 }
 
-/** An operation on one input item at a time; `prepare` reads and checks, and sends nothing. */
+/** An operation on one input item at a time. */
 export interface ItemOperation {
 	description: INodeProperties[];
-	prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem;
-	/** Set in the router table, with `oneAtATime`. */
+	/**
+	 * Reads and checks one item and builds its request; sends nothing. `resumeUrl` is given when
+	 * the operation declares `waiting` and the item is to wait: it goes where the callback goes.
+	 */
+	prepare(this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem;
+	/** Items one after the other, for an operation whose item already sends in parallel. */
 	oneAtATime?: boolean;
+	/** What the operation waits on with Wait for Completion on. */
+	waiting?: Waiting;
 }
 
 /** An operation that needs all input items at once (to batch them into fewer requests). */
@@ -38,7 +60,8 @@ export interface BatchOperation {
 
 export type Operation = ItemOperation | BatchOperation;
 
-export type ResourceOperations = Record<string, Operation>;
+/** A node's operations by resource and operation name, as its parameters name them. */
+export type OperationTable = Record<string, Record<string, Operation>>;
 
 /**
  * Requests in flight at once. Like the HTTP Request node, an item does not wait for the round trip
@@ -46,11 +69,6 @@ export type ResourceOperations = Record<string, Operation>;
  * from running into the service's rate limit.
  */
 export const ITEM_CONCURRENCY = 5;
-
-/** For an operation that already sends in parallel (Return All): its items go one after the other. */
-export function oneAtATime(operation: ItemOperation): ItemOperation {
-	return { ...operation, oneAtATime: true };
-}
 
 export function errorItem(
 	error: Error,
@@ -65,16 +83,20 @@ export function errorItem(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-export function toNodeError(
-	node: INode,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context.itemIndex ??= itemIndex;
-		return error;
+export async function route(
+	this: IExecuteFunctions,
+	operations: OperationTable,
+): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = operations[resource]?.[operationName];
+	if (!operation) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" is not known for resource "${resource}"`,
+		);
 	}
-	return new NodeOperationError(node, error as Error, { itemIndex });
+	return await runOperation.call(this, operation);
 }
 
 interface ItemFailure {
@@ -82,7 +104,24 @@ interface ItemFailure {
 	error: NodeApiError | NodeOperationError;
 }
 
-async function send(
+/** The item's request, and with Wait for Completion on, its wait declared by the operation. */
+function prepareItem(
+	this: IExecuteFunctions,
+	operation: ItemOperation,
+	itemIndex: number,
+): PreparedItem {
+	const { waiting } = operation;
+	if (!waiting || !isWaitingRequested.call(this, itemIndex)) {
+		return operation.prepare.call(this, itemIndex);
+	}
+	const { request } = operation.prepare.call(this, itemIndex, claimResumeUrl.call(this, itemIndex));
+	return {
+		request,
+		toOutput: async (answer) => await awaitCompletion.call(this, itemIndex, waiting, answer),
+	};
+}
+
+async function sendPrepared(
 	this: IExecuteFunctions,
 	{ request, toOutput }: PreparedItem,
 	itemIndex: number,
@@ -123,7 +162,7 @@ export async function runOperation(
 	let badItem: ItemFailure | undefined;
 	for (let itemIndex = 0; itemIndex < items.length && !badItem; itemIndex++) {
 		try {
-			toSend.push({ itemIndex, prepared: operation.prepare.call(this, itemIndex) });
+			toSend.push({ itemIndex, prepared: prepareItem.call(this, operation, itemIndex) });
 		} catch (error) {
 			badItem = fail(itemIndex, error);
 		}
@@ -136,7 +175,7 @@ export async function runOperation(
 		while (next < toSend.length && failures.length === 0) {
 			const { itemIndex, prepared } = toSend[next++];
 			try {
-				outputs[itemIndex] = await send.call(this, prepared, itemIndex);
+				outputs[itemIndex] = await sendPrepared.call(this, prepared, itemIndex);
 			} catch (error) {
 				const failure = fail(itemIndex, error);
 				if (failure) failures.push(failure);
@@ -160,20 +199,4 @@ function withItemsAlreadySent({ itemIndex, error }: ItemFailure, outputs: INodeE
 		error.description = `${error.description ?? ''} ${note}`.trim();
 	}
 	return error;
-}
-
-export async function routeOperation(
-	this: IExecuteFunctions,
-	resources: Record<string, ResourceOperations>,
-): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = resources[resource]?.[operationName];
-	if (!operation) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operationName}" is not known for resource "${resource}"`,
-		);
-	}
-	return await runOperation.call(this, operation);
 }

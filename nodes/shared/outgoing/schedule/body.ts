@@ -37,7 +37,7 @@ const isEmpty = (value: IDataObject | IDataObject[] | undefined) =>
  * Builds the POST /schedules body and enforces rules 1–4 of the spec's "Scheduling" before
  * anything is sent.
  */
-export function buildSchedulePayload(read: FieldReader, input: ScheduleInput): IDataObject {
+export function buildScheduleBody(read: FieldReader, input: ScheduleInput): IDataObject {
 	// Rule 1: service, endpoint and frequency are required.
 	const service = read.requiredString('Service', input.service);
 	if (!(SERVICES as readonly string[]).includes(service)) {

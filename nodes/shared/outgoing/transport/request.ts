@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { isObject } from '../json';
+import { isObject } from '../../json';
 import { API_ADDRESSES, DEFAULT_REQUESTS_PER_SECOND, SECRET_FIELDS, type ApiName } from './apis';
 import {
 	isServiceFailure,
@@ -18,18 +18,22 @@ import {
 	type RequestSummary,
 } from './errors';
 import { pacerFor } from './pacing';
-import { redactEchoedSecrets } from '../redact';
+import { redactEchoedSecrets } from '../../redact';
 import { retryPolicy } from './retryPolicy';
 
 export type RequestContext =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
-export interface ApiRequestOptions {
+/** A request to one of the service's APIs, as an operation builds it. */
+export interface ServiceRequest {
 	api: ApiName;
 	method: IHttpRequestMethods;
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
+}
+
+export interface ApiRequestOptions extends ServiceRequest {
 	/** The item the request is for, named in its errors. */
 	itemIndex?: number;
 }
@@ -159,7 +163,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 
 	for (let attempt = 1; ;) {
 		await pacer?.acquire();
-		const outcome = await send.call(this, credentialType, baseUrl, options, summary);
+		const outcome = await attemptOnce.call(this, credentialType, baseUrl, options, summary);
 
 		if (
 			outcome.kind === 'response' &&
@@ -247,7 +251,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 	}
 }
 
-async function send(
+async function attemptOnce(
 	this: RequestContext,
 	credentialType: string,
 	baseUrl: string,

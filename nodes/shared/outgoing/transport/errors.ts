@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isObject } from '../json';
+import { isObject } from '../../json';
 
 export interface RequestSummary {
 	method: string;
@@ -105,4 +105,17 @@ export function rateLimitError(
 			itemIndex: request.itemIndex,
 		},
 	);
+}
+
+/** Any error of an item as the node error n8n shows, naming the item. */
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex ??= itemIndex;
+		return error;
+	}
+	return new NodeOperationError(node, error as Error, { itemIndex });
 }

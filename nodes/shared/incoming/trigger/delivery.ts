@@ -1,8 +1,8 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { payloadId, payloadOutcome, recognizePayload, type PayloadKind } from '../callbackPayload';
-import { isObject } from '../json';
-import { redactEchoedSecrets } from '../redact';
+import { isObject } from '../../json';
+import { redactEchoedSecrets } from '../../redact';
 import { readDeliveryBody } from './body';
 import { deliveryItems, deliveryKey } from './items';
 import type { DeliveryOptions } from './options';

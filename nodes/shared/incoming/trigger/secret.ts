@@ -1,11 +1,11 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { secretsMatch } from '../secretsMatch';
+import { SECRET_QUERY_PARAMETER } from '../../redact';
+import { secretsMatch } from '../../secretsMatch';
 
-export { secretsMatch };
+export { secretsMatch, SECRET_QUERY_PARAMETER };
 
 export const SECRET_HEADER = 'x-callback-secret';
-export const SECRET_QUERY_PARAMETER = 'secret';
 
 export type SecretLocation = 'query' | 'header';
 

@@ -1,0 +1,189 @@
+import type {
+	IDataObject,
+	IExecuteData,
+	INodeExecutionData,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	awaitedJobKey,
+	decodeAwaitedJob,
+	RESUME_TOKEN_PARAMETER,
+	tokenMatches,
+} from '../awaitedJob';
+import { hasContextCustomData, readExecutionCustomData } from '../executionCustomData';
+import { redactEchoedSecrets } from '../redact';
+import { markResumedFailure } from '../resumedFailure';
+import type { OperationTable } from '../outgoing/router';
+import {
+	completedResults,
+	oneResumedItem,
+	WAIT_STATUS_FIELD,
+	type ParameterReader,
+} from '../outgoing/waitForCompletion';
+import {
+	normalizePayload,
+	payloadId,
+	payloadOutcome,
+	recognizePayload,
+	type Outcome,
+} from './callbackPayload';
+
+/** The restart webhook that the resume URL (with the node ID as suffix) reaches, as n8n's own send-and-wait nodes declare it. */
+export const callbackResumeWebhooks: IWebhookDescription[] = [
+	{
+		name: 'default',
+		httpMethod: 'POST',
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+	},
+];
+
+/**
+ * The `webhook()` of every node with a waiting operation: the resume URL of an execution that one
+ * of `operations` put to wait lands here, and the operation's declaration says what the delivery
+ * becomes.
+ */
+export async function resumeWaitingOperation(
+	this: IWebhookFunctions,
+	operations: OperationTable,
+): Promise<IWebhookResponseData> {
+	const resource = this.getNodeParameter('resource', '') as string;
+	const operationName = this.getNodeParameter('operation', '') as string;
+	const operation = operations[resource]?.[operationName];
+	const waiting = operation && 'waiting' in operation ? operation.waiting : undefined;
+	const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback);
+	const toItems = waiting?.resumedItems ?? oneResumedItem;
+	return resumeWithResults.call(this, (payload) => toItems(payload, this.getNode(), parameter));
+}
+
+/**
+ * Resumes the waiting execution with the delivered results, but only for the job or request it
+ * submitted: the resume URL is secret, yet a callback for another job must not complete this one.
+ * `toResults` turns the delivery into the node's items.
+ */
+function resumeWithResults(
+	this: IWebhookFunctions,
+	toResults: (payload: IDataObject) => IDataObject[],
+): IWebhookResponseData {
+	const payload = this.getBodyData();
+	const awaited = decodeAwaitedJob(readExecutionCustomData(this, awaitedJobKey(this.getNode().id)));
+	const deliveredId = payload && typeof payload === 'object' ? payloadId(payload) : undefined;
+	const givenToken = (this.getQueryData() as IDataObject)[RESUME_TOKEN_PARAMETER];
+	if (
+		awaited?.id === undefined ||
+		(awaited.tokenDigest !== undefined && !tokenMatches(givenToken, awaited.tokenDigest)) ||
+		deliveredId !== awaited.id
+	) {
+		this.getResponseObject()
+			.status(422)
+			.json({ message: 'This callback does not belong to the job this execution is waiting for' });
+		return { noWebhookResponse: true };
+	}
+	const delivered = redactEchoedSecrets(payload);
+	const kind = recognizePayload(delivered);
+	const outcome = payloadOutcome(delivered);
+	// A status that is not final (or not known) is news, not the end: the execution keeps waiting
+	// for the delivery that ends the work, and the sender learns it was received.
+	if (outcome === 'pending') {
+		return { webhookResponse: { received: true, waiting: true } };
+	}
+	const normalized = normalizePayload(kind, delivered);
+	if (outcome !== 'completed') {
+		const subject = `${kind === 'reviewJob' ? 'Job' : 'Request'} ${deliveredId}`;
+		return resumeWithFailure.call(this, subject, deliveredId, outcome, normalized);
+	}
+	const results = toResults(normalized);
+	// Work that completed with nothing found still resumes with one item, so the workflow goes on
+	// and an If on wait_status sees it.
+	const json = results.length > 0 ? results : [emptyResult(normalized)];
+	const items: INodeExecutionData[] = completedResults(json).map((result) => ({ json: result }));
+	return { webhookResponse: { received: true }, workflowData: [items] };
+}
+
+/** The delivered envelope without its (empty) records, and a count that says there were none. */
+function emptyResult(payload: IDataObject): IDataObject {
+	const { results: _results, reviews: _reviews, ...envelope } = payload;
+	return { ...envelope, result_count: 0 };
+}
+
+function continuesOnError(node: ReturnType<IWebhookFunctions['getNode']>): boolean {
+	return (
+		node.continueOnFail === true ||
+		node.onError === 'continueRegularOutput' ||
+		node.onError === 'continueErrorOutput'
+	);
+}
+
+/**
+ * The callback is answered 200 (it was received; a retry would bring the same news), and the
+ * node fails on resuming. n8n resumes a waiting node by passing the webhook's items through it,
+ * so the error goes where n8n puts errors of resumed nodes: the resume entry's `resumeError`,
+ * which n8n raises as this node's error (or turns into an error item with Continue On Fail).
+ */
+function resumeWithFailure(
+	this: IWebhookFunctions,
+	subject: string,
+	jobId: string,
+	outcome: Outcome,
+	payload: IDataObject,
+): IWebhookResponseData {
+	const node = this.getNode();
+	const status =
+		typeof payload.crawl_status === 'string'
+			? payload.crawl_status
+			: String(payload.status ?? outcome);
+	const message = `${subject} ended with status "${status}" (${outcome}), not completed`;
+	const description =
+		outcome === 'invalid_url'
+			? 'The service could not collect from the given URL (invalid_url); it delivered no results. Check the profile URL, search query or place ID and submit again.'
+			: `The service reported the request as "${status}"; it delivered no results.`;
+	const errorItem: IDataObject = {
+		error: message,
+		[WAIT_STATUS_FIELD]: outcome,
+		outcome,
+		id: jobId,
+		payload,
+	};
+	if (node.onError === 'continueErrorOutput') {
+		// n8n rebuilds a resumed node's error output from the items of its first output whose JSON
+		// holds only `error`, `message` and `details`, merged into the input item they came from
+		// (handleNodeErrorOutput): an item put straight on the error output would be dropped.
+		const { error, ...details } = errorItem;
+		// n8n 1.x keeps an error item's JSON only when it is `error` alone or with `message`: there
+		// the description goes in `message`, and the outcome is in the error's own words.
+		const json = hasContextCustomData(this) ? { error, details } : { error, message: description };
+		const item: INodeExecutionData = { json, pairedItem: { item: 0 } };
+		return { webhookResponse: { received: true }, workflowData: [[item]] };
+	}
+	if (continuesOnError(node)) {
+		const item: INodeExecutionData = { json: errorItem, pairedItem: { item: 0 } };
+		return { webhookResponse: { received: true }, workflowData: [[item]] };
+	}
+	// Not part of IWebhookFunctions: the resume entry of the execution this webhook resumes.
+	const resumeEntry = (this as unknown as { executeData?: IExecuteData }).executeData;
+	if (!resumeEntry || typeof resumeEntry !== 'object') {
+		return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
+	}
+	if (hasContextCustomData(this)) {
+		resumeEntry.metadata = {
+			...resumeEntry.metadata,
+			resumeError: new NodeOperationError(node, message, { description }),
+		};
+		return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
+	}
+	// n8n 1.x has no resumeError: it resumes a waiting node by running it disabled, which only
+	// passes the webhook's items on. Enabled, the node runs again on this one item, and execute()
+	// throws the failure it carries (throwResumedFailure): n8n fails the node as for any error.
+	resumeEntry.node.disabled = false;
+	return {
+		webhookResponse: { received: true },
+		workflowData: [[{ json: markResumedFailure(errorItem, node.id, description) }]],
+	};
+}
