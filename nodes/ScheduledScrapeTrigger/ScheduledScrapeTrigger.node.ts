@@ -37,7 +37,7 @@ function settingsOf(context: IHookFunctions): TriggerSettings {
 		profiles: parameter('profiles', '[]'),
 		reviewIndexEndpoint: parameter('reviewIndexEndpoint', 'profiles'),
 		reviewIndexParameters: parameter('reviewIndexParameters', '{}'),
-		...profileFromParameters(TRIGGER_PROFILE_KEYS, (name) => parameter(name, undefined)),
+		profile: profileFromParameters(TRIGGER_PROFILE_KEYS, (name) => parameter(name, undefined)),
 	};
 }
 

@@ -1,12 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { profileField, type ProfileKey } from '../shared/outgoing/profile';
 import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/outgoing/schedule/fields';
+import { TRIGGER_PROFILE_KEYS } from './schedulePlan';
 import { largeDeliveriesOption } from '../shared/incoming/trigger/body';
 import {
 	dedupeOption,
 	deliveryOptions,
 	splitResultsOption,
 } from '../shared/incoming/trigger/options';
+
+/** Where the trigger's profile fields differ from Profile → Add's. */
+const TRIGGER_FIELD_CHANGES: Partial<Record<ProfileKey, Partial<INodeProperties>>> = {
+	url: {
+		description:
+			'Address of the review profile to collect. Fill at least one of Profile URL, Search Query and Place ID.',
+	},
+	blocks: {
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description: 'Number of latest reviews to collect each time; 0 leaves it to the service',
+	},
+};
 
 export const properties: INodeProperties[] = [
 	{
@@ -28,44 +43,12 @@ export const properties: INodeProperties[] = [
 		default: 'profile',
 	},
 	frequencyField,
-	{
-		displayName: 'Profile URL',
-		name: 'url',
-		type: 'string',
-		default: '',
-		description: 'Fill at least one of Profile URL, Search Query and Place ID',
-		displayOptions: { show: { collect: ['profile'] } },
-	},
-	{
-		displayName: 'Search Query',
-		name: 'query',
-		type: 'string',
-		default: '',
-		displayOptions: { show: { collect: ['profile'] } },
-	},
-	{
-		displayName: 'Place ID',
-		name: 'placeId',
-		type: 'string',
-		default: '',
-		displayOptions: { show: { collect: ['profile'] } },
-	},
-	{
-		displayName: 'Latest Reviews Count',
-		name: 'blocks',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 0 },
-		default: 0,
-		description: 'Number of latest reviews to collect each time; 0 leaves it to the service',
-		displayOptions: { show: { collect: ['profile'] } },
-	},
-	{
-		displayName: 'External Identifier',
-		name: 'externalIdentifier',
-		type: 'string',
-		default: '',
-		displayOptions: { show: { collect: ['profile'] } },
-	},
+	...TRIGGER_PROFILE_KEYS.map((key) =>
+		profileField(key, {
+			...TRIGGER_FIELD_CHANGES[key],
+			displayOptions: { show: { collect: ['profile'] } },
+		}),
+	),
 	{
 		displayName: 'Profiles (JSON List)',
 		name: 'profiles',

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { profileFromParameters, type ProfileKey } from '../shared/outgoing/profile';
+import type { ProfileKey, RawProfile } from '../shared/outgoing/profile';
 import { buildScheduleBody } from '../shared/outgoing/schedule/body';
 import type { FieldReader } from '../shared/outgoing/validation';
 import { parseJsonParameter } from '../shared/outgoing/validation';
@@ -20,8 +20,8 @@ export interface TriggerSettings {
 	profiles?: unknown;
 	reviewIndexEndpoint?: string;
 	reviewIndexParameters?: unknown;
-	/** The profile fields, by parameter name. */
-	[parameter: string]: unknown;
+	/** One Review Profile's fields, by service key, not yet checked. */
+	profile: RawProfile;
 }
 
 /**
@@ -59,10 +59,9 @@ export function scheduleBodyFor(
 			queryParams: { ...queryParams, callback },
 		});
 	}
-	const raw = profileFromParameters(TRIGGER_PROFILE_KEYS, (name) => settings[name]);
 	// An empty field or a count of 0 leaves the value to the service.
 	const queryParams: IDataObject = { callback };
-	for (const [key, value] of Object.entries(raw)) {
+	for (const [key, value] of Object.entries(settings.profile)) {
 		if (value !== undefined && value !== '' && value !== 0) queryParams[key] = value;
 	}
 	return buildScheduleBody(read, { ...common, service: 'rsapi', endpoint: 'add', queryParams });

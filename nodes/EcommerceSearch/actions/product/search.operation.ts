@@ -16,7 +16,7 @@ import {
 	MAX_PER_PAGE,
 	searchOutputItems,
 	type SearchOutput,
-} from './payload';
+} from './searchBody';
 
 const SOURCE_LABELS: Record<string, string> = {
 	amazon: 'Amazon',

@@ -7,7 +7,7 @@ import { withWaitForCompletion } from '../../../shared/outgoing/waitForCompletio
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { callbackUrlField, externalIdentifierOption, waitingForPosts } from '../fields';
 
-import { buildPhotoSearchBody } from '../payload';
+import { buildPhotoSearchBody } from '../requestBodies';
 
 export const waiting = waitingForPosts;
 

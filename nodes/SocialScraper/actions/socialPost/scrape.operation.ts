@@ -7,7 +7,7 @@ import { withWaitForCompletion } from '../../../shared/outgoing/waitForCompletio
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { callbackUrlField, externalIdentifierOption, waitingForPosts } from '../fields';
 
-import { buildScrapeBody } from '../payload';
+import { buildScrapeBody } from '../requestBodies';
 
 export const waiting = waitingForPosts;
 

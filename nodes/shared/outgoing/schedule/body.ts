@@ -126,11 +126,11 @@ export function buildScheduleBody(read: FieldReader, input: ScheduleInput): IDat
 		}
 	}
 
-	const payload: IDataObject = { service, endpoint, frequency };
+	const scheduleBody: IDataObject = { service, endpoint, frequency };
 	const scheduleName = read.optionalString('Schedule Name', input.scheduleName);
-	if (scheduleName) payload.schedule_name = scheduleName;
-	if (!isEmpty(input.headers)) payload.headers = input.headers;
-	if (!isEmpty(queryParams)) payload.query_params = queryParams;
-	if (!isEmpty(body)) payload.body = body;
-	return payload;
+	if (scheduleName) scheduleBody.schedule_name = scheduleName;
+	if (!isEmpty(input.headers)) scheduleBody.headers = input.headers;
+	if (!isEmpty(queryParams)) scheduleBody.query_params = queryParams;
+	if (!isEmpty(body)) scheduleBody.body = body;
+	return scheduleBody;
 }

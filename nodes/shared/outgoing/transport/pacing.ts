@@ -42,7 +42,7 @@ export class RequestPacer {
 	private refusalStreak = 0;
 	private lastRefusalAt = 0;
 	private queue: Promise<void> = Promise.resolve();
-	/** Requests refused with 429 since this pacer was created: shown in errors and tests. */
+	/** Requests refused with 429 since this pacer was created; only the pacing tests read it. */
 	refusals = 0;
 
 	constructor(requestsPerSecond: number) {
@@ -50,6 +50,7 @@ export class RequestPacer {
 		this.currentRate = requestsPerSecond;
 	}
 
+	/** The rate now granted; only the pacing tests read it. */
 	get rate(): number {
 		return this.currentRate;
 	}

@@ -1,7 +1,7 @@
 import {
 	buildPhotoSearchBody,
 	buildScrapeBody,
-} from '../../../nodes/SocialScraper/actions/payload';
+} from '../../../nodes/SocialScraper/actions/requestBodies';
 import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 

@@ -1,0 +1,450 @@
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+
+import * as product from '../../../nodes/EcommerceSearch/actions/product';
+import * as listingAudit from '../../../nodes/ReviewScraper/actions/listingAudit';
+import * as profile from '../../../nodes/ReviewScraper/actions/profile';
+import * as respondJob from '../../../nodes/ReviewScraper/actions/respondJob';
+import { scheduleBodyFor } from '../../../nodes/ScheduledScrapeTrigger/schedulePlan';
+import * as schedule from '../../../nodes/ScrapingScheduler/actions/schedule';
+import * as photoPost from '../../../nodes/SocialScraper/actions/photoPost';
+import * as socialPost from '../../../nodes/SocialScraper/actions/socialPost';
+import * as videoRequest from '../../../nodes/SocialScraper/actions/videoRequest';
+import type { ItemOperation } from '../../../nodes/shared/outgoing/router';
+import { FieldReader } from '../../../nodes/shared/outgoing/validation';
+import { testNode } from '../helpers';
+
+/**
+ * Each operation's request for a few parameter sets, built by `prepare()` alone: no engine, no
+ * HTTP. A new endpoint gets its rows here first. Parameters not given take the operation's own
+ * fallback, as an empty field would.
+ */
+function prepared(
+	operation: ItemOperation,
+	parameters: IDataObject,
+	resumeUrl?: string,
+	node: INode = testNode,
+) {
+	const context = {
+		getNode: () => node,
+		getInputData: () => [{ json: {} }],
+		getNodeParameter: (
+			name: string,
+			_itemIndex: number,
+			fallback?: unknown,
+			options?: { extractValue?: boolean },
+		) => {
+			const value = parameters[name];
+			if (value === undefined) return fallback;
+			if (options?.extractValue && typeof value === 'object' && value && 'value' in value) {
+				return (value as IDataObject).value;
+			}
+			return value;
+		},
+	} as unknown as IExecuteFunctions;
+	return operation.prepare.call(context, 0, resumeUrl).request;
+}
+
+const RESUME = 'https://n8n.example.com/webhook-waiting/7/node-1?signature=abc';
+const CALLBACK = 'https://n8n.example.com/webhook/results';
+
+type Row = [string, ItemOperation, IDataObject, string | undefined, IDataObject];
+
+const rows: Row[] = [
+	[
+		'Review Scraper, Profile → Add',
+		profile.add,
+		{
+			url: 'https://reviews.example.com/biz/1',
+			callback: CALLBACK,
+			additionalFields: { blocks: 5, diff: '41' },
+		},
+		undefined,
+		{
+			api: 'review',
+			method: 'POST',
+			path: '/api/v2/profiles/add',
+			qs: { url: 'https://reviews.example.com/biz/1', callback: CALLBACK, blocks: 5, diff: 41 },
+		},
+	],
+	[
+		'Review Scraper, Profile → Add, waiting: the resume address replaces the callback',
+		profile.add,
+		{ placeId: 'ChIJ-1', callback: CALLBACK, additionalFields: { externalIdentifier: 'crm-7' } },
+		RESUME,
+		{
+			api: 'review',
+			method: 'POST',
+			path: '/api/v2/profiles/add',
+			qs: { place_id: 'ChIJ-1', callback: RESUME, external_identifier: 'crm-7' },
+		},
+	],
+	[
+		'Review Scraper, Profile → Add, a search query and a date',
+		profile.add,
+		{ query: 'Pizza Palace Berlin', additionalFields: { fromDate: '2026-01-31' } },
+		undefined,
+		{
+			api: 'review',
+			method: 'POST',
+			path: '/api/v2/profiles/add',
+			qs: { query: 'Pizza Palace Berlin', from_date: '2026-01-31' },
+		},
+	],
+	[
+		'Review Scraper, Respond Job → Get',
+		respondJob.get,
+		{ jobId: ' 10001 ' },
+		undefined,
+		{ api: 'review', method: 'GET', path: '/api/v2/responds/jobs/10001' },
+	],
+	[
+		'Review Scraper, Respond Job → Get Many',
+		respondJob.getAll,
+		{ returnAll: true },
+		undefined,
+		{ api: 'review', method: 'GET', path: '/api/v2/responds/jobs' },
+	],
+	[
+		'Review Scraper, Listing Audit → Get',
+		listingAudit.get,
+		{ jobId: 42 },
+		undefined,
+		{ api: 'review', method: 'GET', path: '/api/v2/local_naps/local_nap', qs: { job_id: 42 } },
+	],
+	[
+		'E-Commerce Search, Product → Search by keyword',
+		product.search,
+		{
+			keyword: 'headphones',
+			sources: ['amazon'],
+			otherSources: 'etsy, amazon',
+			callbackUrl: CALLBACK,
+			additionalFields: { perPage: 50, limit: 120 },
+		},
+		undefined,
+		{
+			api: 'ecommerce',
+			method: 'POST',
+			path: '/search',
+			body: {
+				callback: CALLBACK,
+				keyword: 'headphones',
+				source: ['amazon', 'etsy'],
+				per_page: 50,
+				limit: 120,
+			},
+		},
+	],
+	[
+		'E-Commerce Search, Product → Search by page URL, waiting',
+		product.search,
+		{ searchUrl: 'https://www.amazon.com/s?k=tv', additionalFields: { page: 2 } },
+		RESUME,
+		{
+			api: 'ecommerce',
+			method: 'POST',
+			path: '/search',
+			body: { callback: RESUME, url: 'https://www.amazon.com/s?k=tv', page: 2 },
+		},
+	],
+	[
+		'Social Scraper, Photo Post → Search',
+		photoPost.search,
+		{
+			keyword: '#sunset',
+			callbackUrl: CALLBACK,
+			additionalFields: { externalIdentifier: 'x-1' },
+		},
+		undefined,
+		{
+			api: 'photo',
+			method: 'POST',
+			path: '/v1/search',
+			body: { callback_url: CALLBACK, keyword: '#sunset', external_identifier: 'x-1' },
+		},
+	],
+	[
+		'Social Scraper, Photo Post → Search, waiting',
+		photoPost.search,
+		{ keyword: '#sunset', callbackUrl: CALLBACK },
+		RESUME,
+		{
+			api: 'photo',
+			method: 'POST',
+			path: '/v1/search',
+			body: { callback_url: RESUME, keyword: '#sunset' },
+		},
+	],
+	[
+		'Social Scraper, Photo Post → Get Results: the status first',
+		photoPost.getResults,
+		{ requestId: 'req 1/a', returnAll: true },
+		undefined,
+		{ api: 'photo', method: 'GET', path: '/v1/requests/req%201%2Fa' },
+	],
+	[
+		'Social Scraper, Photo Post → Get Status',
+		photoPost.getStatus,
+		{ requestId: 'req-1' },
+		undefined,
+		{ api: 'photo', method: 'GET', path: '/v1/requests/req-1' },
+	],
+	[
+		'Social Scraper, Social Post → Scrape',
+		socialPost.scrape,
+		{
+			url: 'https://social.example.com/a/posts/1',
+			callbackUrl: CALLBACK,
+			additionalFields: { getComments: true },
+		},
+		undefined,
+		{
+			api: 'social',
+			method: 'POST',
+			path: '/v1/scrape',
+			body: {
+				callback_url: CALLBACK,
+				url: 'https://social.example.com/a/posts/1',
+				get_comments: true,
+			},
+		},
+	],
+	[
+		'Social Scraper, Social Post → Get Results',
+		socialPost.getResults,
+		{ requestId: 'req-2' },
+		undefined,
+		{ api: 'social', method: 'GET', path: '/v1/scrape/req-2' },
+	],
+	[
+		'Social Scraper, Video Request → Get Status',
+		videoRequest.getStatus,
+		{ requestId: 'vid-3' },
+		undefined,
+		{ api: 'video', method: 'GET', path: '/v1/requests/vid-3' },
+	],
+	[
+		'Scraping Scheduler, Schedule → Create, review scraper add with fields',
+		schedule.create,
+		{
+			service: 'rsapi',
+			endpoint: 'add',
+			frequency: 'weekly',
+			scheduleName: 'Weekly',
+			queryParameters: {
+				parameter: [
+					{ name: 'url', value: 'https://reviews.example.com/biz/1' },
+					{ name: 'callback', value: CALLBACK },
+					{ name: 'blocks', value: '20' },
+				],
+			},
+		},
+		undefined,
+		{
+			api: 'scheduling',
+			method: 'POST',
+			path: '/schedules',
+			body: {
+				service: 'rsapi',
+				endpoint: 'add',
+				frequency: 'weekly',
+				schedule_name: 'Weekly',
+				query_params: {
+					url: 'https://reviews.example.com/biz/1',
+					callback: CALLBACK,
+					blocks: 20,
+				},
+			},
+		},
+	],
+	[
+		'Scraping Scheduler, Schedule → Create, review index with JSON',
+		schedule.create,
+		{
+			service: 'riapi',
+			endpoint: 'reviews',
+			frequency: 'daily',
+			parametersInput: 'json',
+			queryParametersJson: JSON.stringify({ place: 'p-1', callback: CALLBACK }),
+		},
+		undefined,
+		{
+			api: 'scheduling',
+			method: 'POST',
+			path: '/schedules',
+			body: {
+				service: 'riapi',
+				endpoint: 'reviews',
+				frequency: 'daily',
+				query_params: { place: 'p-1', callback: CALLBACK },
+			},
+		},
+	],
+	[
+		'Scraping Scheduler, Schedule → Create, add_bulk',
+		schedule.create,
+		{
+			service: 'rsapi',
+			endpoint: 'add_bulk',
+			frequency: 'monthly',
+			bulkBody: JSON.stringify([{ query: 'Cafe', callback: CALLBACK, blocks: 3 }]),
+		},
+		undefined,
+		{
+			api: 'scheduling',
+			method: 'POST',
+			path: '/schedules',
+			body: {
+				service: 'rsapi',
+				endpoint: 'add_bulk',
+				frequency: 'monthly',
+				body: [{ query: 'Cafe', callback: CALLBACK, blocks: 3 }],
+			},
+		},
+	],
+	[
+		'Scraping Scheduler, Schedule → Get, by ID',
+		schedule.get,
+		{ scheduleId: { mode: 'id', value: ' 12 ' } },
+		undefined,
+		{ api: 'scheduling', method: 'GET', path: '/schedules/12' },
+	],
+	[
+		'Scraping Scheduler, Schedule → Get Many',
+		schedule.getAll,
+		{ returnAll: false, limit: 3 },
+		undefined,
+		{ api: 'scheduling', method: 'GET', path: '/schedules' },
+	],
+	[
+		'Scraping Scheduler, Schedule → Delete, from the list',
+		schedule.deleteSchedule,
+		{ scheduleId: { mode: 'list', value: '9' } },
+		undefined,
+		{ api: 'scheduling', method: 'DELETE', path: '/schedules/9' },
+	],
+];
+
+describe('prepare(): the request of every operation', () => {
+	it.each(rows)('%s', (_name, operation, parameters, resumeUrl, request) => {
+		expect(prepared(operation, parameters, resumeUrl)).toEqual(request);
+	});
+
+	it('has rows for every item operation of every node', () => {
+		const resources = {
+			profile,
+			respondJob,
+			listingAudit,
+			product,
+			photoPost,
+			socialPost,
+			videoRequest,
+			schedule,
+		};
+		const itemOperations = Object.entries(resources).flatMap(([resource, exports]) =>
+			Object.entries(exports)
+				.filter(([, value]) => typeof value === 'object' && value !== null && 'prepare' in value)
+				.map(([name, value]) => ({ name: `${resource}.${name}`, operation: value })),
+		);
+		const withRows = new Set(rows.map(([, operation]) => operation));
+		// Add Many, the one batch operation, has no prepare(): its requests are checked in addMany.test.ts.
+		expect(itemOperations.map(({ name }) => name)).toHaveLength(15);
+		expect(
+			itemOperations.filter(({ operation }) => !withRows.has(operation as ItemOperation)),
+		).toEqual([]);
+	});
+
+	it('refuses a bad item before building anything, naming the field', () => {
+		expect(() => prepared(profile.add, { callback: CALLBACK })).toThrow(
+			'Profile URL, Search Query or Place ID is required',
+		);
+		expect(() =>
+			prepared(product.search, { keyword: 'tv', searchUrl: 'https://x.example/s' }),
+		).toThrow(/Keyword and Search Page URL/);
+		expect(() => prepared(schedule.get, { scheduleId: { mode: 'id', value: '0' } })).toThrow(
+			/Schedule/,
+		);
+	});
+});
+
+describe("the Recurring Reviews Trigger's schedule body", () => {
+	const read = new FieldReader(testNode, 0);
+	const TRIGGER_CALLBACK = 'https://n8n.example.com/webhook/abc/scheduled?secret=s3';
+
+	it('One Review Profile: every profile field under its service key, the callback its own', () => {
+		expect(
+			scheduleBodyFor(
+				read,
+				{
+					collect: 'profile',
+					frequency: 'weekly',
+					profile: {
+						url: 'https://reviews.example.com/biz/2',
+						query: '',
+						place_id: 'ChIJ-2',
+						blocks: 0,
+						external_identifier: 'weekly-2',
+					},
+				},
+				TRIGGER_CALLBACK,
+				'n8n: My workflow',
+			),
+		).toEqual({
+			service: 'rsapi',
+			endpoint: 'add',
+			frequency: 'weekly',
+			schedule_name: 'n8n: My workflow',
+			query_params: {
+				callback: TRIGGER_CALLBACK,
+				url: 'https://reviews.example.com/biz/2',
+				place_id: 'ChIJ-2',
+				external_identifier: 'weekly-2',
+			},
+		});
+	});
+
+	it('A List of Review Profiles: add_bulk, each profile with the callback', () => {
+		expect(
+			scheduleBodyFor(
+				read,
+				{
+					collect: 'profileList',
+					frequency: 'daily',
+					profile: {},
+					profiles: '[{"query":"Cafe","blocks":4}]',
+				},
+				TRIGGER_CALLBACK,
+				'n8n: 1',
+			),
+		).toEqual({
+			service: 'rsapi',
+			endpoint: 'add_bulk',
+			frequency: 'daily',
+			schedule_name: 'n8n: 1',
+			body: [{ query: 'Cafe', blocks: 4, callback: TRIGGER_CALLBACK }],
+		});
+	});
+
+	it('Review Index Request: its parameters and the callback', () => {
+		expect(
+			scheduleBodyFor(
+				read,
+				{
+					collect: 'reviewIndex',
+					frequency: 'monthly',
+					profile: {},
+					reviewIndexEndpoint: 'profiles',
+					reviewIndexParameters: '{"name":"Cafe"}',
+				},
+				TRIGGER_CALLBACK,
+				'n8n: 2',
+			),
+		).toEqual({
+			service: 'riapi',
+			endpoint: 'profiles',
+			frequency: 'monthly',
+			schedule_name: 'n8n: 2',
+			query_params: { name: 'Cafe', callback: TRIGGER_CALLBACK },
+		});
+	});
+});
