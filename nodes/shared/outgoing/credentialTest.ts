@@ -4,30 +4,28 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { API_ADDRESSES, type ApiName } from './transport/apis';
+
 /**
  * One read per host of the Scraping API credential, each creating nothing: a status lookup of a
  * request that cannot exist, the schedule list, and for e-commerce search (which has no read
  * endpoint) a GET of the search address.
  */
-const HOSTS = [
-	{ field: 'schedulingUrl', label: 'Scheduling URL', path: '/schedules' },
-	{ field: 'ecommerceUrl', label: 'E-Commerce Search URL', path: '/search' },
-	{
-		field: 'videoScraperUrl',
-		label: 'Video Scraper URL',
-		path: '/v1/requests/n8n-credential-test',
-	},
-	{
-		field: 'photoScraperUrl',
-		label: 'Photo Scraper URL',
-		path: '/v1/requests/n8n-credential-test',
-	},
-	{
-		field: 'socialScraperUrl',
-		label: 'Social Scraper URL',
-		path: '/v1/scrape/n8n-credential-test',
-	},
-] as const;
+const TEST_PATHS: Partial<Record<ApiName, string>> = {
+	scheduling: '/schedules',
+	ecommerce: '/search',
+	video: '/v1/requests/n8n-credential-test',
+	photo: '/v1/requests/n8n-credential-test',
+	social: '/v1/scrape/n8n-credential-test',
+};
+
+const HOSTS = Object.entries(API_ADDRESSES)
+	.filter(([, { credentialType }]) => credentialType === 'scrapingApi')
+	.map(([api, { baseUrlField, label }]) => ({
+		field: baseUrlField,
+		label: `${label} URL`,
+		path: TEST_PATHS[api as ApiName] ?? '/',
+	}));
 
 const TIMEOUT_MS = 15_000;
 
