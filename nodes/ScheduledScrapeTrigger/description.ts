@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { profileField, type ProfileKey } from '../shared/outgoing/profile';
 import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/outgoing/schedule/fields';
-import { TRIGGER_PROFILE_KEYS } from './schedulePlan';
+import { TRIGGER_PROFILE_KEYS } from '../shared/outgoing/schedule/body';
 import { largeDeliveriesOption } from '../shared/incoming/trigger/body';
 import {
 	dedupeOption,

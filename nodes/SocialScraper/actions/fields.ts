@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { FieldReader } from '../../shared/outgoing/validation';
 import { oneResumedItem, type Waiting } from '../../shared/outgoing/waitForCompletion';
@@ -58,4 +58,21 @@ export function readRequestId(this: IExecuteFunctions, itemIndex: number): strin
 		'Request ID',
 		this.getNodeParameter('requestId', itemIndex, ''),
 	);
+}
+
+export function requiredUrl(read: FieldReader, field: string, value: unknown, why: string): string {
+	const url = read.optionalUrl(field, value);
+	if (url === undefined) throw read.fail(field, `is required: ${why}`);
+	return url;
+}
+
+export function addExternalIdentifier(
+	read: FieldReader,
+	body: IDataObject,
+	value: unknown,
+): IDataObject {
+	// No length limit: the spec's "Limits" set 255 characters for review profile jobs only.
+	const externalIdentifier = read.optionalString('External Identifier', value);
+	if (externalIdentifier !== undefined) body.external_identifier = externalIdentifier;
+	return body;
 }

@@ -3,7 +3,7 @@ import {
 	MAX_PER_PAGE,
 	searchOutputItems,
 	type SearchInput,
-} from '../../../nodes/EcommerceSearch/actions/product/searchBody';
+} from '../../../nodes/EcommerceSearch/actions/product/search.operation';
 import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 

@@ -1,7 +1,5 @@
-import {
-	buildPhotoSearchBody,
-	buildScrapeBody,
-} from '../../../nodes/SocialScraper/actions/requestBodies';
+import { buildPhotoSearchBody } from '../../../nodes/SocialScraper/actions/photoPost/search.operation';
+import { buildScrapeBody } from '../../../nodes/SocialScraper/actions/socialPost/scrape.operation';
 import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 

@@ -6,8 +6,7 @@ import type { PreparedItem } from '../../../shared/outgoing/router';
 import { withWaitForCompletion } from '../../../shared/outgoing/waitForCompletion';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { callbackUrlField, externalIdentifierOption, waitingForPosts } from '../fields';
-
-import { buildPhotoSearchBody } from '../requestBodies';
+import { addExternalIdentifier, requiredUrl } from '../fields';
 
 export const waiting = waitingForPosts;
 
@@ -51,4 +50,26 @@ export function prepare(
 			}),
 		},
 	};
+}
+
+export interface PhotoSearchInput {
+	keyword?: unknown;
+	callbackUrl?: unknown;
+	externalIdentifier?: unknown;
+}
+
+/** The POST /v1/search body of the photo-sharing scraper (the spec's "Photo-sharing scraper"). */
+export function buildPhotoSearchBody(read: FieldReader, input: PhotoSearchInput): IDataObject {
+	const keyword = read.requiredString('Keyword or Hashtag', input.keyword);
+	const callbackUrl = requiredUrl(
+		read,
+		'Callback URL',
+		input.callbackUrl,
+		'the service delivers the posts to it',
+	);
+	return addExternalIdentifier(
+		read,
+		{ callback_url: callbackUrl, keyword },
+		input.externalIdentifier,
+	);
 }

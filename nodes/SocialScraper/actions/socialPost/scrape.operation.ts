@@ -6,8 +6,7 @@ import type { PreparedItem } from '../../../shared/outgoing/router';
 import { withWaitForCompletion } from '../../../shared/outgoing/waitForCompletion';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { callbackUrlField, externalIdentifierOption, waitingForPosts } from '../fields';
-
-import { buildScrapeBody } from '../requestBodies';
+import { addExternalIdentifier, requiredUrl } from '../fields';
 
 export const waiting = waitingForPosts;
 
@@ -61,4 +60,33 @@ export function prepare(
 			}),
 		},
 	};
+}
+
+export interface ScrapeInput {
+	url?: unknown;
+	callbackUrl?: unknown;
+	getComments?: unknown;
+	externalIdentifier?: unknown;
+}
+
+/** The POST /v1/scrape body of the social-network scraper (the spec's "Social-network scraper"). */
+export function buildScrapeBody(read: FieldReader, input: ScrapeInput): IDataObject {
+	const url = requiredUrl(read, 'Post URL', input.url, 'it is the post to scrape');
+	const callbackUrl = requiredUrl(
+		read,
+		'Callback URL',
+		input.callbackUrl,
+		'the service delivers the post to it',
+	);
+	const body: IDataObject = { callback_url: callbackUrl, url };
+	if (input.getComments !== undefined && input.getComments !== null && input.getComments !== '') {
+		if (typeof input.getComments !== 'boolean') {
+			throw read.fail(
+				'Get Comments',
+				`must be true or false, got ${JSON.stringify(input.getComments)}`,
+			);
+		}
+		body.get_comments = input.getComments;
+	}
+	return addExternalIdentifier(read, body, input.externalIdentifier);
 }
