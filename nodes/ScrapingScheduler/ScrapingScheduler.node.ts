@@ -29,7 +29,8 @@ export class ScrapingScheduler implements INodeType {
 			dark: 'file:../../icons/scrapingScheduler.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Create, read and delete collection schedules by hand. To start a workflow with each scheduled collection, use the Recurring Reviews Trigger instead.',

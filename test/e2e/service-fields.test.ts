@@ -85,6 +85,30 @@ describe('Scraping Scheduler → Create', () => {
 		);
 	});
 
+	it('version 1.1 (the default): a schedule of a review profile given by its fields', async () => {
+		const node = {
+			...scheduler({
+				service: 'rsapi',
+				endpoint: 'add',
+				url: 'https://www.example.com/biz/e2e-v11',
+				callback: HOOK,
+				additionalFields: { blocks: 7, fromDate: '={{ $now.toISODate() }}' },
+			}),
+			typeVersion: 1.1,
+		};
+		const before = schedules().length;
+		const run = await runThroughWebhook(client, 'e2e scheduled add by fields', [node]);
+		expect(run.execution.status).toBe('success');
+		const stored = schedules().slice(before);
+		expect(stored).toHaveLength(1);
+		expect(stored[0].payload.query_params).toEqual({
+			url: 'https://www.example.com/biz/e2e-v11',
+			from_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+			blocks: 7,
+			callback: HOOK,
+		});
+	});
+
 	it('refuses place_ID in a bulk body, naming it and suggesting place_id; nothing is sent', async () => {
 		const run = await runThroughWebhook(client, 'e2e bulk body place_ID', [
 			scheduler({

@@ -6,8 +6,10 @@ import { credentialsFor, runNode, useSimulator } from './fixtures';
 const context = useSimulator();
 const TYPE = 'n8n-nodes-review-scraping.scrapingScheduler';
 
+// Version 1 gives the target request raw (pairs or JSON), as workflows saved with it keep doing.
 const create = (parameters: IDataObject, extra: IDataObject = {}) => ({
 	type: TYPE,
+	typeVersion: 1,
 	parameters: { resource: 'schedule', operation: 'create', ...parameters },
 	...extra,
 });
@@ -32,6 +34,49 @@ async function createdSchedule(node = nightlyAdd) {
 	expect(run.status).toBe('success');
 	return run.items()[0];
 }
+
+describe("Schedule → Create, version 1.1: the target API's own fields", () => {
+	const createV11 = (parameters: IDataObject) => ({
+		type: TYPE,
+		parameters: { resource: 'schedule', operation: 'create', frequency: 'weekly', ...parameters },
+	});
+
+	it('stores a review profile given by its fields, the callback a field of its own', async () => {
+		const run = await runNode(
+			context.sim,
+			createV11({
+				service: 'rsapi',
+				endpoint: 'add',
+				url: 'https://reviews.example.com/biz/fields',
+				callback: HOOK,
+				additionalFields: { blocks: 15, externalIdentifier: 'weekly-fields' },
+			}),
+		);
+		expect(run.status).toBe('success');
+		const [schedule] = run.items();
+		expect(schedule).toMatchObject({ service: 'rsapi', frequency: 'weekly' });
+		expect((schedule.payload as IDataObject).query_params).toEqual({
+			url: 'https://reviews.example.com/biz/fields',
+			blocks: 15,
+			external_identifier: 'weekly-fields',
+			callback: HOOK,
+		});
+	});
+
+	it('refuses a profile without its callback, naming the Callback URL field, before sending', async () => {
+		const before = context.sim.state.schedules.size;
+		const profile = { service: 'rsapi', endpoint: 'add', url: 'https://reviews.example.com/biz/x' };
+		// Left empty, n8n's own check of the required field stops the run.
+		await expect(runNode(context.sim, createV11(profile))).rejects.toThrow(
+			'Parameter "Callback URL" is required',
+		);
+		// An expression that gives nothing gets past it and is refused by the node.
+		const run = await runNode(context.sim, createV11({ ...profile, callback: '={{ "" }}' }));
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/^Callback URL is required/);
+		expect(context.sim.state.schedules.size).toBe(before);
+	});
+});
 
 describe('Schedule → Create', () => {
 	it('creates an rsapi add schedule from key-value pairs and keeps the full endpoint address', async () => {

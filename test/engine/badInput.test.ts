@@ -45,6 +45,8 @@ const profileFromList = (extra: IDataObject) => ({
 });
 const schedule = (extra: IDataObject) => ({
 	type: TYPES.scheduler,
+	// Version 1: the raw request, whose rules these rows check.
+	typeVersion: 1,
 	parameters: {
 		resource: 'schedule',
 		operation: 'create',

@@ -37,6 +37,7 @@ const operations: Array<[string, Spec]> = [
 		scraping('scrapingScheduler', {
 			resource: 'schedule',
 			operation: 'create',
+			parametersInput: 'keyValue',
 			queryParameters: {
 				parameter: [
 					{ name: 'url', value: 'https://r.example.com/3' },

@@ -303,6 +303,87 @@ const rows: Row[] = [
 		},
 	],
 	[
+		'Scraping Scheduler 1.1, Schedule → Create, review profile by its fields',
+		schedule.create,
+		{
+			service: 'rsapi',
+			endpoint: 'add',
+			frequency: 'daily',
+			parametersInput: 'fields',
+			placeId: 'ChIJ-5',
+			callback: CALLBACK,
+			additionalFields: { blocks: 10, externalIdentifier: 'daily-5' },
+		},
+		undefined,
+		{
+			api: 'scheduling',
+			method: 'POST',
+			path: '/schedules',
+			body: {
+				service: 'rsapi',
+				endpoint: 'add',
+				frequency: 'daily',
+				query_params: {
+					place_id: 'ChIJ-5',
+					blocks: 10,
+					external_identifier: 'daily-5',
+					callback: CALLBACK,
+				},
+			},
+		},
+	],
+	[
+		'Scraping Scheduler 1.1, Schedule → Create, a list of profiles: the field is the callback of those without one',
+		schedule.create,
+		{
+			service: 'rsapi',
+			endpoint: 'add_bulk',
+			frequency: 'weekly',
+			parametersInput: 'fields',
+			callback: CALLBACK,
+			bulkBody: [{ url: 'https://reviews.example.com/biz/1' }, { query: 'Bar', callback: RESUME }],
+		},
+		undefined,
+		{
+			api: 'scheduling',
+			method: 'POST',
+			path: '/schedules',
+			body: {
+				service: 'rsapi',
+				endpoint: 'add_bulk',
+				frequency: 'weekly',
+				body: [
+					{ url: 'https://reviews.example.com/biz/1', callback: CALLBACK },
+					{ query: 'Bar', callback: RESUME },
+				],
+			},
+		},
+	],
+	[
+		'Scraping Scheduler 1.1, Schedule → Create, review index: its parameters and the callback',
+		schedule.create,
+		{
+			service: 'riapi',
+			endpoint: 'profiles',
+			frequency: 'monthly',
+			parametersInput: 'fields',
+			callback: CALLBACK,
+			queryParameters: { parameter: [{ name: 'name', value: 'Cafe' }] },
+		},
+		undefined,
+		{
+			api: 'scheduling',
+			method: 'POST',
+			path: '/schedules',
+			body: {
+				service: 'riapi',
+				endpoint: 'profiles',
+				frequency: 'monthly',
+				query_params: { name: 'Cafe', callback: CALLBACK },
+			},
+		},
+	],
+	[
 		'Scraping Scheduler, Schedule → Get, by ID',
 		schedule.get,
 		{ scheduleId: { mode: 'id', value: ' 12 ' } },
@@ -361,6 +442,26 @@ describe('prepare(): the request of every operation', () => {
 		expect(() =>
 			prepared(product.search, { keyword: 'tv', searchUrl: 'https://x.example/s' }),
 		).toThrow(/Keyword and Search Page URL/);
+		expect(() =>
+			prepared(schedule.create, {
+				service: 'rsapi',
+				endpoint: 'add',
+				frequency: 'daily',
+				parametersInput: 'fields',
+				url: 'https://reviews.example.com/biz/1',
+			}),
+		).toThrow('Callback URL is required');
+		expect(() =>
+			prepared(schedule.create, {
+				service: 'rsapi',
+				endpoint: 'add',
+				frequency: 'daily',
+				parametersInput: 'fields',
+				callback: CALLBACK,
+				additionalFields: { blocks: 0 },
+				url: 'https://reviews.example.com/biz/1',
+			}),
+		).toThrow(/Latest Reviews Count/);
 		expect(() => prepared(schedule.get, { scheduleId: { mode: 'id', value: '0' } })).toThrow(
 			/Schedule/,
 		);

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { profileField, profileFields, readProfile } from '../../../shared/outgoing/profile';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import {
 	frequencyField,
@@ -8,7 +9,11 @@ import {
 	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
 	SERVICE_OPTIONS,
 } from '../../../shared/outgoing/schedule/fields';
-import { buildScheduleBody } from '../../../shared/outgoing/schedule/body';
+import {
+	buildScheduleBody,
+	CALLBACK_REQUIRED,
+	type ScheduleInput,
+} from '../../../shared/outgoing/schedule/body';
 import { scheduleRequests, scheduleResults } from '../../../shared/outgoing/schedule/client';
 import {
 	FieldReader,
@@ -35,6 +40,9 @@ const pairs = (displayName: string, name: string, description: string): INodePro
 		},
 	],
 });
+
+/** The form of version 1.1 on: the target API's own fields rather than its raw request. */
+const API_FIELDS = 'fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -74,6 +82,7 @@ const properties: INodeProperties[] = [
 		name: 'credentialNotice',
 		type: 'notice',
 		default: '',
+		displayOptions: { hide: { parametersInput: [API_FIELDS] } },
 	},
 	{
 		displayName: 'Specify Parameters',
@@ -85,6 +94,51 @@ const properties: INodeProperties[] = [
 		],
 		default: 'keyValue',
 		description: 'How to give the query parameters, headers and body sent to the target endpoint',
+		displayOptions: { show: { '@version': [1] } },
+	},
+	{
+		displayName: 'Specify Parameters',
+		name: 'parametersInput',
+		type: 'options',
+		options: [
+			{
+				name: 'Using API Fields',
+				value: API_FIELDS,
+				description:
+					"The target API's own fields: a review profile, a list of profiles, or the review index's parameters, and the callback",
+			},
+			{ name: 'Using Raw JSON', value: 'json' },
+			{ name: 'Using Raw Key-Value Pairs', value: 'keyValue' },
+		],
+		default: API_FIELDS,
+		description:
+			'How to give what each run sends to the target endpoint: its fields, or (advanced) the raw query parameters, headers and body',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+	},
+	{
+		...profileField('callback', {
+			description:
+				'Address that receives the results of every run, for example the production URL of a Scraping Callback Trigger or Webhook node. For a list of profiles: the callback of each profile that has none.',
+			placeholder: 'https://your-n8n.example.com/webhook/reviews',
+		}),
+		required: true,
+		displayOptions: { show: { parametersInput: [API_FIELDS] } },
+	},
+	...profileFields
+		.filter((field) => field.name !== 'callback')
+		.map((field) => ({
+			...field,
+			displayOptions: {
+				show: { parametersInput: [API_FIELDS], service: ['rsapi'], endpoint: ['add'] },
+			},
+		})),
+	{
+		...pairs(
+			'Query Parameters',
+			'queryParameters',
+			'Sent to the review index as query parameters, besides the callback',
+		),
+		displayOptions: { show: { parametersInput: [API_FIELDS], service: ['riapi'] } },
 	},
 	{
 		...pairs(
@@ -144,39 +198,64 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	const read = new FieldReader(this.getNode(), itemIndex);
 	const parameter = (name: string, fallback: unknown = undefined) =>
 		this.getNodeParameter(name, itemIndex, fallback);
+	const service = parameter('service');
 	const endpoint = parameter('endpoint');
-	const useJson = parameter('parametersInput', 'keyValue') === 'json';
+	const input = parameter('parametersInput', 'keyValue');
 	const pairsOf = (name: string, label: string) =>
 		pairsToObject(read, label, (parameter(name, {}) as IDataObject).parameter);
-
-	const body = buildScheduleBody(read, {
-		service: parameter('service'),
+	const jsonOf = (name: string, label: string, expect: 'object' | 'list') =>
+		parseJsonParameter(read, label, parameter(name, expect === 'list' ? '[]' : '{}'), expect);
+	const common = {
+		service,
 		endpoint,
 		frequency: parameter('frequency'),
 		scheduleName: parameter('scheduleName', ''),
-		queryParams: useJson
-			? (parseJsonParameter(
-					read,
-					'Query Parameters (JSON)',
-					parameter('queryParametersJson', '{}'),
-					'object',
-				) as IDataObject)
-			: pairsOf('queryParameters', 'Query Parameters'),
-		headers: useJson
-			? (parseJsonParameter(
-					read,
-					'Headers (JSON)',
-					parameter('headersJson', '{}'),
-					'object',
-				) as IDataObject)
-			: pairsOf('headers', 'Headers'),
-		body:
-			endpoint === 'add_bulk'
-				? parseJsonParameter(read, 'Profiles (JSON List)', parameter('bulkBody', '[]'), 'list')
-				: useJson
-					? parseJsonParameter(read, 'Body (JSON)', parameter('bodyJson', '{}'), 'object')
-					: pairsOf('body', 'Body'),
-	});
+	};
 
+	let target: Pick<ScheduleInput, 'queryParams' | 'headers' | 'body'>;
+	if (input === API_FIELDS) {
+		const callback = read.optionalUrl('Callback URL', parameter('callback', ''));
+		if (service === 'rsapi' && endpoint === 'add_bulk') {
+			// A profile's own callback wins; the field is the callback of those without one.
+			const profiles = (jsonOf('bulkBody', 'Profiles (JSON List)', 'list') ?? []) as IDataObject[];
+			target = {
+				body: profiles.map((profile) =>
+					callback && typeof profile === 'object' && profile !== null && !profile.callback
+						? { ...profile, callback }
+						: profile,
+				),
+			};
+		} else {
+			if (!callback) throw read.fail('Callback URL', CALLBACK_REQUIRED);
+			const queryParams =
+				service === 'rsapi'
+					? readProfile.call(this, itemIndex)
+					: pairsOf('queryParameters', 'Query Parameters');
+			target = { queryParams: { ...queryParams, callback } };
+		}
+	} else if (input === 'json') {
+		target = {
+			queryParams: jsonOf(
+				'queryParametersJson',
+				'Query Parameters (JSON)',
+				'object',
+			) as IDataObject,
+			headers: jsonOf('headersJson', 'Headers (JSON)', 'object') as IDataObject,
+			body:
+				endpoint === 'add_bulk'
+					? (jsonOf('bulkBody', 'Profiles (JSON List)', 'list') as IDataObject[])
+					: (jsonOf('bodyJson', 'Body (JSON)', 'object') as IDataObject),
+		};
+	} else {
+		target = {
+			queryParams: pairsOf('queryParameters', 'Query Parameters'),
+			headers: pairsOf('headers', 'Headers'),
+			body:
+				endpoint === 'add_bulk'
+					? (jsonOf('bulkBody', 'Profiles (JSON List)', 'list') as IDataObject[])
+					: pairsOf('body', 'Body'),
+		};
+	}
+	const body = buildScheduleBody(read, { ...common, ...target });
 	return { request: scheduleRequests.create(body), toOutput: scheduleResults };
 }

@@ -26,7 +26,7 @@ export interface ScheduleInput {
 	body?: IDataObject | IDataObject[];
 }
 
-const CALLBACK_REQUIRED =
+export const CALLBACK_REQUIRED =
 	'is required: the service runs schedules of the review scraper and review index APIs only with a callback, the address that receives the results of every run';
 
 const isEmpty = (value: IDataObject | IDataObject[] | undefined) =>
