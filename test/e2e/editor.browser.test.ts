@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
+import { loadExamples, prepareExample } from './harness/examples';
 import { builtCredentialTypes, builtNodeDescriptions, packageManifest } from './harness/fixtures';
 import { artifactsDir } from './harness/paths';
 import { connect, type SuiteState } from './harness/state';
@@ -143,6 +144,11 @@ async function chooseOption(parameter: string, name: string): Promise<void> {
 const parameterValue = (parameter: string) =>
 	page.locator(`[data-test-id="parameter-input-${parameter}"] input`).first().inputValue();
 
+/** Node types in examples/ that need a credential other than the package's (the user's own). */
+const CREDENTIALS_OF_OTHERS: Record<string, string> = {
+	'@n8n/n8n-nodes-langchain.lmChatOpenAi': 'openAiApi',
+};
+
 const ERROR_TEXT = /not currently installed|install this node|problem loading|could not load/i;
 
 const latestVersion = (description: INodeTypeDescription) =>
@@ -210,6 +216,32 @@ async function openNode(
 	const firstParameter = description.properties.find((p) => p.type !== 'notice')!;
 	await ndv.locator(`[data-test-id="parameter-input-${firstParameter.name}"]`).first().waitFor();
 	return ndv;
+}
+
+/**
+ * The part of the page that shows the workflow: its nodes and sticky notes, with a margin (more
+ * below, where the nodes' names are written under them).
+ */
+async function workflowArea(
+	margin = 40,
+): Promise<{ x: number; y: number; width: number; height: number }> {
+	const boxes = (
+		await Promise.all(
+			(await page.locator('[data-test-id="canvas"] .vue-flow__node').all()).map((node) =>
+				node.boundingBox(),
+			),
+		)
+	).filter((box) => box !== null);
+	expect(boxes.length).toBeGreaterThan(0);
+	const viewport = page.viewportSize()!;
+	const x = Math.max(0, Math.min(...boxes.map((b) => b.x)) - margin);
+	const y = Math.max(0, Math.min(...boxes.map((b) => b.y)) - margin);
+	const right = Math.min(viewport.width, Math.max(...boxes.map((b) => b.x + b.width)) + margin);
+	const bottom = Math.min(
+		viewport.height,
+		Math.max(...boxes.map((b) => b.y + b.height)) + 2 * margin,
+	);
+	return { x, y, width: right - x, height: bottom - y };
 }
 
 const describedNode = (name: string) => builtNodeDescriptions().find((d) => d.name === name)!;
@@ -568,6 +600,63 @@ describe('the n8n editor in Chromium', () => {
 			expect(text).not.toMatch(/create an event/i);
 			await shot('trigger-scheduledScrapeTrigger');
 			await page.keyboard.press('Escape');
+		}),
+	);
+
+	it(
+		'opens every template of examples/ on the canvas: each node shown, none with an issue (one screenshot each)',
+		step('templates', async () => {
+			const { client } = connect();
+			const credentials = {
+				reviewScraperApi: await client.createCredential(
+					'editor templates Review Scraper API',
+					'reviewScraperApi',
+					{ apiToken: 'editor-check-token', baseUrl: 'https://reviews.example.com' },
+				),
+				scrapingApi: await client.createCredential('editor templates Scraping API', 'scrapingApi', {
+					apiKey: 'editor-check-key',
+					ecommerceUrl: 'https://ecommerce-search.example.com',
+					photoScraperUrl: 'https://photo-scraper.example.com',
+					requestsPerSecond: 10,
+				}),
+			};
+			const examples = loadExamples();
+			expect(examples.length).toBeGreaterThan(0);
+			for (const { file, workflow } of examples) {
+				const { id } = await client.createWorkflow(
+					prepareExample(workflow, { credentials, n8nUrl: state.webhookUrl }),
+				);
+				await page.goto(`${state.n8nUrl}/workflow/${id}`);
+				const canvas = page.locator('[data-test-id="canvas"]');
+				const nodes = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
+				const withIssues: string[] = [];
+				for (const node of nodes) {
+					const shown = canvas
+						.locator('[data-test-id="canvas-node"]', { hasText: node.name })
+						.first();
+					await shown.waitFor();
+					if (await shown.locator('[data-test-id="node-issues"]').count()) {
+						withIssues.push(node.name);
+					}
+				}
+				await page.keyboard.press('Escape');
+				// Only a node that needs the user's own account elsewhere may show an issue.
+				const needOwnAccount = nodes.filter((n) => n.type in CREDENTIALS_OF_OTHERS);
+				expect({ file, withIssues }).toEqual({
+					file,
+					withIssues: needOwnAccount.map((n) => n.name),
+				});
+				expect({ file, text: await canvas.innerText() }).toEqual({
+					file,
+					text: expect.not.stringMatching(ERROR_TEXT),
+				});
+				// The README's picture (docs/template-place-reviews.png) is this screenshot of
+				// place-reviews-to-data-table.json.
+				await page.screenshot({
+					path: path.join(screenshots, `template-${file.replace(/\.json$/, '')}.png`),
+					clip: await workflowArea(),
+				});
+			}
 		}),
 	);
 

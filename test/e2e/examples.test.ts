@@ -1,5 +1,11 @@
+import type {
+	EcommerceProductBody,
+	PhotoPostBody,
+	ReviewJobReviewBody,
+} from '../../simulator/schemas';
 import type { Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowDefinition } from './harness/client';
+import { dataTableRows, dropDataTable } from './harness/dataTables';
 import { isWebhookTriggered, loadExamples, prepareExample } from './harness/examples';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect, type SuiteState } from './harness/state';
@@ -27,14 +33,23 @@ afterAll(async () => {
 	await simulator?.stop();
 });
 
-/** Runs a manually triggered example through a webhook put in place of its Manual Trigger. */
+/** The triggers a test cannot fire at will: a webhook takes their place. */
+const REPLACED_TRIGGERS = new Set([
+	'n8n-nodes-base.manualTrigger',
+	'n8n-nodes-base.scheduleTrigger',
+]);
+
+/**
+ * Runs an example started by hand or on a schedule, through a webhook put in place of its Manual
+ * Trigger or Schedule Trigger.
+ */
 async function runManualExample(
 	workflow: WorkflowDefinition,
 	path: string,
 	respond: 'lastNode' | 'onReceived' = 'lastNode',
 ) {
 	const nodes = workflow.nodes.map((node) =>
-		node.type === 'n8n-nodes-base.manualTrigger'
+		REPLACED_TRIGGERS.has(node.type)
 			? { ...webhookNode(path, { respond }), name: node.name, position: node.position }
 			: node,
 	);
@@ -50,6 +65,31 @@ async function runManualExample(
 		await client.deactivate(id);
 	}
 }
+
+/** The example with some of one node's parameters changed. */
+function withParameters(
+	workflow: WorkflowDefinition,
+	nodeName: string,
+	patch: Record<string, unknown>,
+): WorkflowDefinition {
+	expect(workflow.nodes.map((node) => node.name)).toContain(nodeName);
+	const nodes = workflow.nodes.map((node) =>
+		node.name === nodeName ? { ...node, parameters: { ...node.parameters, ...patch } } : node,
+	);
+	return { ...workflow, nodes };
+}
+
+/** What the simulator delivered of one kind, in the order it was sent. */
+function deliveredPayloads<T>(kind: string): T[] {
+	const deliveries = simulator.deliveries().filter((delivery) => delivery.kind === kind);
+	expect(deliveries.map((delivery) => delivery.state)).toEqual(
+		Array(deliveries.length).fill('delivered'),
+	);
+	return deliveries.map((delivery) => delivery.payload as T);
+}
+
+const ids = (items: Array<Record<string, unknown>>, field: string) =>
+	items.map((item) => item[field]).sort();
 
 describe('examples/', () => {
 	it('has examples, each using only node types this n8n has loaded', async () => {
@@ -168,5 +208,154 @@ describe('examples/', () => {
 		} finally {
 			await client.deactivate(id);
 		}
+	});
+
+	describe('templates that save into an n8n Data Table (created by their first run)', () => {
+		it('New reviews of a place: each review saved once in place_reviews, ratings 1-2 flagged and sent on', async () => {
+			const example = byFile('place-reviews-to-data-table.json');
+			const collect = 'Collect Latest Reviews';
+			const node = example.nodes.find((n) => n.name === collect)!;
+			const blocks = (node.parameters.additionalFields as { blocks: number }).blocks;
+			expect(blocks).toBeGreaterThan(5);
+			simulator.reset();
+			await dropDataTable(client, 'place_reviews');
+
+			// A first run looks at the 5 latest reviews, the next one at the template's number.
+			const first = await runManualExample(
+				withParameters(example, collect, { additionalFields: { blocks: 5 } }),
+				'example-place-reviews-1',
+				'onReceived',
+			);
+			expect(first.status).toBe('success');
+			expect(await dataTableRows(client, 'place_reviews')).toHaveLength(5);
+			const second = await runManualExample(example, 'example-place-reviews-2', 'onReceived');
+			expect(second.status).toBe('success');
+
+			type Job = { job_id: number; source_url: string; reviews: ReviewJobReviewBody[] };
+			const [early, late] = deliveredPayloads<Job>('review-job');
+			expect(early.reviews).toHaveLength(5);
+			expect(late.reviews).toHaveLength(blocks);
+			const lateOnly = late.reviews.filter((r) => !early.reviews.some((e) => e.id === r.id));
+			expect(lateOnly).toHaveLength(blocks - 5);
+			expect(ids(nodeOutput(second, 'Only New Reviews'), 'id')).toEqual(ids(lateOnly, 'id'));
+
+			const rows = await dataTableRows(client, 'place_reviews');
+			expect(rows).toHaveLength(blocks);
+			const expected = [
+				...early.reviews.map((review) => ({ review, job: early })),
+				...lateOnly.map((review) => ({ review, job: late })),
+			];
+			expect(ids(rows, 'review_id')).toEqual(expected.map(({ review }) => review.id).sort());
+			for (const { review, job } of expected) {
+				expect(rows.find((row) => row.review_id === review.id)).toMatchObject({
+					place: job.source_url,
+					author: review.name,
+					rating: review.rating_value,
+					low_rating: review.rating_value <= 2,
+					review_date: review.date,
+					review_text: review.review_text,
+					review_url: review.url,
+					job_id: job.job_id,
+				});
+			}
+
+			const low = late.reviews.filter((review) => review.rating_value <= 2);
+			expect(low.length).toBeGreaterThan(0);
+			expect(low.length).toBeLessThan(blocks);
+			const sentOn = [first, second].flatMap((execution) =>
+				execution.data?.resultData.runData['Act on Low Ratings']
+					? nodeOutput(execution, 'Act on Low Ratings')
+					: [],
+			);
+			expect(ids(sentOn, 'review_id')).toEqual(ids(low, 'id'));
+			expect(sentOn.every((row) => row.low_rating === true)).toBe(true);
+		});
+
+		it('Weekly prices of a product search: one row per product found in product_prices', async () => {
+			const example = byFile('weekly-prices-to-data-table.json');
+			const search = example.nodes.find((n) => n.name === 'Search Products')!;
+			expect(example.nodes.map((n) => n.type)).toContain('n8n-nodes-base.scheduleTrigger');
+			const limit = (search.parameters.additionalFields as { limit: number }).limit;
+			simulator.reset();
+			await dropDataTable(client, 'product_prices');
+
+			const execution = await runManualExample(example, 'example-weekly-prices', 'onReceived');
+			expect(execution.status).toBe('success');
+			const searches = [...simulator.state.ecommerceSearches.values()];
+			expect(searches).toHaveLength(1);
+			const products = searches[0].callbackPayload.results as EcommerceProductBody[];
+			expect(products).toHaveLength(limit);
+
+			const rows = await dataTableRows(client, 'product_prices');
+			expect(rows).toHaveLength(products.length);
+			const today = Date.now();
+			for (const product of products) {
+				const row = rows.find((r) => r.product_id === product.unique_id);
+				expect(row).toMatchObject({
+					keyword: search.parameters.keyword,
+					source: product.source,
+					name: product.name,
+					price: product.reduced_price ?? product.full_price,
+					full_price: product.full_price,
+					currency: product.currency,
+					rating: product.rating,
+					ranking: product.ranking,
+					url: product.url,
+				});
+				// The instance's time zone may be a day off UTC.
+				const checked = Date.parse(`${String(row?.checked_on)}T12:00:00Z`);
+				expect(Math.abs(checked - today)).toBeLessThan(2 * 86_400_000);
+			}
+			expect(new Set(rows.map((row) => row.source))).toEqual(
+				new Set(search.parameters.sources as string[]),
+			);
+		});
+
+		it("A hashtag's new posts: each post saved once in hashtag_posts", async () => {
+			const example = byFile('hashtag-new-posts-to-data-table.json');
+			const search = example.nodes.find((n) => n.name === 'Search Hashtag Posts')!;
+			simulator.reset();
+			await dropDataTable(client, 'hashtag_posts');
+			try {
+				// The search finds 6 posts, then 10 (the 6 and 4 newer ones).
+				simulator.configure({ photoPostCount: 6 });
+				const first = await runManualExample(example, 'example-hashtag-posts-1', 'onReceived');
+				expect(first.status).toBe('success');
+				simulator.configure({ photoPostCount: 10 });
+				const second = await runManualExample(example, 'example-hashtag-posts-2', 'onReceived');
+				expect(second.status).toBe('success');
+
+				const [early, late] = deliveredPayloads<{ results: PhotoPostBody[] }>('photo-search');
+				expect(early.results).toHaveLength(6);
+				expect(late.results).toHaveLength(10);
+				const lateOnly = late.results.filter(
+					(post) => !early.results.some((e) => e.post_id === post.post_id),
+				);
+				expect(lateOnly).toHaveLength(4);
+				expect(ids(nodeOutput(second, 'Only New Posts'), 'post_id')).toEqual(
+					ids(lateOnly, 'post_id'),
+				);
+
+				// A post keeps the likes and comments it had when first seen (the second search sees
+				// other counts for the same posts).
+				const rows = await dataTableRows(client, 'hashtag_posts');
+				const expected = [...early.results, ...lateOnly];
+				expect(ids(rows, 'post_id')).toEqual(ids(late.results, 'post_id'));
+				for (const post of expected) {
+					expect(rows.find((row) => row.post_id === post.post_id)).toMatchObject({
+						hashtag: search.parameters.keyword,
+						url: post.url,
+						author: post.author.username,
+						description: post.description,
+						likes: post.likes_count,
+						comments: post.comments_count,
+						upload_date: post.upload_date,
+						media_type: post.media[0].type,
+					});
+				}
+			} finally {
+				simulator.reset();
+			}
+		});
 	});
 });
