@@ -46,6 +46,10 @@ export interface EnvironmentOptions {
 	nodeOptions?: string;
 	/** Environment variables of n8n on top of BENCH_N8N_ENV. */
 	n8nEnv?: Record<string, string>;
+	/** A packed build of the package to install (the baseline's); the working tree's by default. */
+	tarball?: string;
+	/** Names n8n's log file (`n8n-<name>.log`); `bench` by default. */
+	name?: string;
 }
 
 export const UNLIMITED = { review: null, apiKey: null };
@@ -84,7 +88,9 @@ export async function startEnvironment(
 	options: EnvironmentOptions = {},
 ): Promise<BenchEnvironment> {
 	await timed('runtime (Node 24 + n8n)', () => ensureRuntime());
-	const tarball = await timed('npm pack', () => packPackage(path.join(benchArtifacts, 'pack')));
+	const tarball =
+		options.tarball ??
+		(await timed('npm pack', () => packPackage(path.join(benchArtifacts, 'pack'))));
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-'));
 	killAllOnSignals(() => rmSync(userFolder, { recursive: true, force: true }));
 	await timed('install package into user folder', () => installPackage(userFolder, tarball));
@@ -96,7 +102,7 @@ export async function startEnvironment(
 		env.NODE_OPTIONS = options.nodeOptions;
 	}
 	const start = (port?: number) =>
-		startN8n({ name: 'bench', userFolder, encryptionKey, port, env });
+		startN8n({ name: options.name ?? 'bench', userFolder, encryptionKey, port, env });
 
 	let instance = await timed('n8n start', () => start());
 	assertPackageLoaded(instance, packageName);
