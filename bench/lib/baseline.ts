@@ -3,10 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { killAllOnSignals } from '../../test/e2e/harness/n8n-process';
 import { packPackage } from '../../test/e2e/harness/package';
 import { repoRoot } from '../../test/e2e/harness/paths';
-import type { BenchEnvironment } from './instance';
+import { removeWhenInterrupted, type BenchEnvironment } from './instance';
 import type { BenchContext } from './result';
 import { log } from './rounds';
 
@@ -55,8 +54,8 @@ export function workingTree(): WorkingTree {
 /**
  * Builds the package as it was at `rev`: `git archive` of that commit into a temporary folder
  * (nothing is written into the repository, unlike a worktree), the repository's node_modules
- * linked in, `npm run build` and `npm pack` there. The folder goes when `remove` is called, and
- * also when the process exits or is interrupted before that.
+ * linked in, `npm run build` and `npm pack` there. The folder goes when `remove` is called, or
+ * when the process exits or is interrupted before that.
  */
 export function buildBaseline(rev: string): BaselineBuild {
 	let commit: string;
@@ -67,13 +66,8 @@ export function buildBaseline(rev: string): BaselineBuild {
 	}
 	const describe = git(['log', '-1', '--format=%h %s', commit]);
 	const folder = mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-baseline-'));
-	let removed = false;
-	const remove = () => {
-		if (removed) return;
-		removed = true;
-		rmSync(folder, { recursive: true, force: true });
-	};
-	killAllOnSignals(remove);
+	const remove = () => rmSync(folder, { recursive: true, force: true });
+	removeWhenInterrupted(folder);
 	try {
 		const checkout = path.join(folder, 'package');
 		mkdirSync(checkout);
