@@ -70,6 +70,8 @@ export async function pairedRun<S>(
 		const referenceRatios = pairwise(referenceA, referenceB, timeRatio);
 		const ownA = pairwise(nodeA, referenceA, bench.ownRatio.of);
 		const ownB = pairwise(nodeB, referenceB, bench.ownRatio.of);
+		// The node's ratio with the instances' own difference (the control's, same round) taken out.
+		const corrected = nodeRatios.map((ratio, i) => ratio / referenceRatios[i]);
 		const rows: Row[] = [
 			{
 				measure: `${bench.nodeName}: wall time, working tree vs baseline; ratio A/B`,
@@ -87,9 +89,10 @@ export async function pairedRun<S>(
 				met: null,
 			},
 			{
-				measure: `the bench's own ratio, ${bench.ownRatio.label}, per build`,
+				measure: `the bench's own ratio, ${bench.ownRatio.label}, per build; ratio: the first row's A/B ÷ the control's`,
 				a: { label: 'working tree', value: ratioCell(ownA) },
 				b: { label: 'baseline', value: ratioCell(ownB) },
+				ratio: ratioCell(corrected),
 				met: null,
 			},
 		];
@@ -116,7 +119,17 @@ export async function pairedRun<S>(
 					: [`working tree: ${mine.note ?? ''}`, `baseline: ${theirs.note ?? ''}`]),
 				...(bench.notes ?? []),
 			],
-			raw: { nodeA, nodeB, referenceA, referenceB, nodeRatios, referenceRatios, ownA, ownB },
+			raw: {
+				nodeA,
+				nodeB,
+				referenceA,
+				referenceB,
+				nodeRatios,
+				referenceRatios,
+				corrected,
+				ownA,
+				ownB,
+			},
 		};
 	} finally {
 		for (const side of sides) side.done();
