@@ -35,10 +35,12 @@ export const BASELINE_GOAL = 1.05;
 
 /**
  * The working tree's build and the baseline's, each in its own n8n, measured side by side: every
- * round runs the package's node and the reference on both instances. The order keeps the two
- * builds of one workflow two places apart, so that, as the start rotates, each goes first in
- * half the rounds. The reference's ratio between the instances is the control: the same n8n code
- * on both, so it says how much of a difference the instances make by themselves.
+ * round runs the package's node on both instances, one right after the other, then the reference
+ * the same way; the build that goes first alternates from round to round. The reference's ratio
+ * between the instances is the control: the same n8n code on both, so it says how much of a
+ * difference the instances make by themselves. As both pairs run in the same order, a drift of
+ * the machine's load within a round moves both ratios alike, and dividing one by the other takes
+ * it out too.
  */
 export async function pairedRun<S>(
 	context: PairedContext,
@@ -53,9 +55,11 @@ export async function pairedRun<S>(
 		log(`${bench.id}: setting up on the baseline's n8n`);
 		sides.push(await bench.setup(baseline.env));
 		const [mine, theirs] = sides;
-		log(`${bench.id} paired with ${base}: ${bench.rounds} rounds`);
+		// Even: each build goes first in as many rounds as the other.
+		const rounds = bench.rounds + (bench.rounds % 2);
+		log(`${bench.id} paired with ${base}: ${rounds} rounds`);
 		const [nodeA, referenceA, nodeB, referenceB] = await alternate(
-			bench.rounds,
+			rounds,
 			[
 				{ name: `working tree: ${bench.nodeName}`, run: () => mine.node() },
 				{ name: `working tree: ${bench.referenceName}`, run: () => mine.reference() },
@@ -63,6 +67,7 @@ export async function pairedRun<S>(
 				{ name: `baseline: ${bench.referenceName}`, run: () => theirs.reference() },
 			],
 			bench.describe,
+			(round) => (round % 2 === 0 ? [0, 2, 1, 3] : [2, 0, 3, 1]),
 		);
 		const ms = (samples: S[]) => samples.map(bench.ms);
 		const timeRatio = (a: S, b: S) => bench.ms(a) / bench.ms(b);
@@ -101,7 +106,7 @@ export async function pairedRun<S>(
 			title: `${bench.title}, working tree vs baseline`,
 			params: {
 				...bench.params,
-				rounds: bench.rounds,
+				rounds,
 				workingTree,
 				baseline: {
 					rev: baseline.build.rev,
@@ -111,7 +116,7 @@ export async function pairedRun<S>(
 			},
 			rows,
 			notes: [
-				'Each build in its own n8n, both running throughout; every round runs both workflows on both n8n, the first of the four rotating.',
+				"Each build in its own n8n, both running throughout; every round runs the node on both n8n one after the other, then the reference, the working tree's first in odd rounds, the baseline's in even ones.",
 				...(mine.note === theirs.note
 					? mine.note
 						? [`both builds: ${mine.note}`]
