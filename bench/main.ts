@@ -2,14 +2,17 @@
  * `npm run bench` (full) and `npm run bench:quick` (`--quick`: small N, few rounds, for CI).
  * Options: `--only=per-item,bulk,...` runs a subset; `--cpu-prof` makes n8n write CPU profiles
  * to test-artifacts/bench/profiles when it stops; `--n8n-env=NAME=VALUE` (repeatable) sets an
- * environment variable of n8n, to test a cause (e.g. `N8N_EXPRESSION_ENGINE=legacy`).
+ * environment variable of n8n, to test a cause (e.g. `N8N_EXPRESSION_ENGINE=legacy`);
+ * `--baseline=<git rev>` builds the package at that revision in a temporary folder, installs it
+ * in a second n8n and runs the benches that have a paired form on both builds side by side.
  * Writes bench/results/latest.{json,md} and <mode>.{json,md} (diagnostic.{json,md} for a run
- * with --only or --n8n-env) and prints the table.
+ * with --only, --n8n-env or --baseline) and prints the table.
  */
 import os from 'node:os';
 import path from 'node:path';
 
 import { n8nVersion } from '../test/e2e/harness/paths';
+import { buildBaseline, workingTree, type BaselineBuild, type PairedContext } from './lib/baseline';
 import {
 	BENCH_N8N_ENV,
 	benchArtifacts,
@@ -24,8 +27,8 @@ import { callbackIntake, expressionEngineIntake } from './workloads/intake';
 import { largeDelivery } from './workloads/large-delivery';
 import { simulatorLimit } from './workloads/limit';
 import { memory } from './workloads/memory';
-import { perItemOverhead } from './workloads/per-item';
-import { returnAll } from './workloads/return-all';
+import { perItemOverhead, perItemPaired } from './workloads/per-item';
+import { returnAll, returnAllPaired } from './workloads/return-all';
 import { serviceLimit } from './workloads/service-limit';
 
 const BENCHES: Array<{
@@ -33,12 +36,14 @@ const BENCHES: Array<{
 	run: (context: BenchContext) => Promise<BenchResult>;
 	/** Left out of --quick: it starts n8n instances of its own, too slow for CI. */
 	fullOnly?: boolean;
+	/** With --baseline: the working tree's build against the baseline's, side by side. */
+	paired?: (context: PairedContext) => Promise<BenchResult>;
 }> = [
 	{ id: 'limit', run: simulatorLimit },
-	{ id: 'per-item', run: perItemOverhead },
+	{ id: 'per-item', run: perItemOverhead, paired: perItemPaired },
 	{ id: 'bulk', run: bulk },
 	{ id: 'service-limit', run: serviceLimit },
-	{ id: 'return-all', run: returnAll },
+	{ id: 'return-all', run: returnAll, paired: returnAllPaired },
 	{ id: 'intake', run: callbackIntake },
 	{ id: 'intake-engine', run: expressionEngineIntake, fullOnly: true },
 	// These two restart n8n for every measurement.
@@ -64,30 +69,71 @@ function parseArgs(argv: string[]) {
 				return [name, value.join('=')];
 			}),
 	);
-	return { quick, cpuProf, only, n8nEnv };
+	const baseline = argv.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
+	if (argv.includes('--baseline'))
+		throw new Error('--baseline needs a value: --baseline=<git rev>');
+	if (baseline !== undefined) {
+		if (!baseline) throw new Error('--baseline needs a git revision, e.g. --baseline=main');
+		const unpaired = only?.filter((id) => !BENCHES.find((bench) => bench.id === id)?.paired);
+		if (unpaired?.length) {
+			const paired = BENCHES.filter((bench) => bench.paired).map((bench) => bench.id);
+			throw new Error(
+				`no paired form with --baseline: ${unpaired.join(', ')} (those with one: ${paired.join(', ')})`,
+			);
+		}
+	}
+	return { quick, cpuProf, only, n8nEnv, baseline };
 }
 
 async function main() {
 	const started = Date.now();
 	const args = parseArgs(process.argv.slice(2));
 	const selected = BENCHES.filter((bench) =>
-		args.only ? args.only.includes(bench.id) : !(args.quick && bench.fullOnly),
+		args.only
+			? args.only.includes(bench.id)
+			: args.baseline
+				? bench.paired
+				: !(args.quick && bench.fullOnly),
 	);
 	const nodeOptions = args.cpuProf
 		? `--cpu-prof --cpu-prof-dir=${path.join(benchArtifacts, 'profiles')}`
 		: undefined;
 
 	let env: BenchEnvironment | undefined;
+	let baseline: { build: BaselineBuild; env?: BenchEnvironment } | undefined;
+	const tree = args.baseline ? workingTree() : undefined;
 	const results: BenchResult[] = [];
 	const failures: Array<{ id: string; error: string }> = [];
 	try {
+		if (args.baseline) {
+			const buildStarted = Date.now();
+			baseline = { build: buildBaseline(args.baseline) };
+			log(`baseline build: ${((Date.now() - buildStarted) / 1000).toFixed(1)} s`);
+		}
 		env = await startEnvironment({ nodeOptions, n8nEnv: args.n8nEnv });
+		if (baseline) {
+			log(`--- n8n with the baseline ${baseline.build.rev} (${baseline.build.describe})`);
+			baseline.env = await startEnvironment({
+				nodeOptions,
+				n8nEnv: args.n8nEnv,
+				tarball: baseline.build.tarball,
+				name: 'bench-baseline',
+			});
+		}
 		for (const bench of selected) {
 			const benchStarted = Date.now();
 			log(`--- ${bench.id}`);
 			const loadBefore = os.loadavg()[0];
 			try {
-				const result = await bench.run({ env, quick: args.quick });
+				const result =
+					baseline?.env && tree && bench.paired
+						? await bench.paired({
+								env,
+								quick: args.quick,
+								baseline: { env: baseline.env, build: baseline.build },
+								workingTree: tree,
+							})
+						: await bench.run({ env, quick: args.quick });
 				// Others share the machine: the load says how quiet it was while this bench ran.
 				result.params.loadAverage1m = [loadBefore, os.loadavg()[0]].map((l) => +l.toFixed(1));
 				results.push(result);
@@ -100,12 +146,15 @@ async function main() {
 		}
 	} finally {
 		await env?.close();
+		await baseline?.env?.close();
+		baseline?.build.remove();
 	}
 
 	const extraArgs = [
 		...(args.only ? [`--only=${args.only.join(',')}`] : []),
 		...Object.entries(args.n8nEnv).map(([name, value]) => `--n8n-env=${name}=${value}`),
 		...(args.cpuProf ? ['--cpu-prof'] : []),
+		...(args.baseline ? [`--baseline=${args.baseline}`] : []),
 	];
 	const command = args.quick ? 'npm run bench:quick' : 'npm run bench';
 	const table = await writeResults(
@@ -122,6 +171,16 @@ async function main() {
 				n8n: n8nVersion,
 			},
 			n8nEnv: { ...BENCH_N8N_ENV, ...args.n8nEnv },
+			...(baseline && tree
+				? {
+						baseline: {
+							rev: baseline.build.rev,
+							commit: baseline.build.commit,
+							describe: baseline.build.describe,
+							workingTree: tree,
+						},
+					}
+				: {}),
 			results,
 			failures,
 		},

@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -46,6 +47,10 @@ export interface EnvironmentOptions {
 	nodeOptions?: string;
 	/** Environment variables of n8n on top of BENCH_N8N_ENV. */
 	n8nEnv?: Record<string, string>;
+	/** A packed build of the package to install (the baseline's); the working tree's by default. */
+	tarball?: string;
+	/** Names n8n's log file (`n8n-<name>.log`); `bench` by default. */
+	name?: string;
 }
 
 export const UNLIMITED = { review: null, apiKey: null };
@@ -72,6 +77,19 @@ async function createCredentials(
 	return created;
 }
 
+/**
+ * Removes `folder` if the bench is interrupted (Ctrl-C, SIGTERM) or exits without removing it.
+ * The removal runs in a process of its own: tsx kills the bench with SIGKILL when it has not
+ * acknowledged a relayed signal within 60 ms, which cuts short a synchronous removal of a folder
+ * of thousands of files.
+ */
+export function removeWhenInterrupted(folder: string): void {
+	killAllOnSignals(() => {
+		if (!existsSync(folder)) return;
+		spawn('rm', ['-rf', folder], { detached: true, stdio: 'ignore' }).unref();
+	});
+}
+
 const timed = async <T>(label: string, work: () => T | Promise<T>): Promise<T> => {
 	const started = Date.now();
 	const result = await work();
@@ -84,9 +102,11 @@ export async function startEnvironment(
 	options: EnvironmentOptions = {},
 ): Promise<BenchEnvironment> {
 	await timed('runtime (Node 24 + n8n)', () => ensureRuntime());
-	const tarball = await timed('npm pack', () => packPackage(path.join(benchArtifacts, 'pack')));
+	const tarball =
+		options.tarball ??
+		(await timed('npm pack', () => packPackage(path.join(benchArtifacts, 'pack'))));
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-'));
-	killAllOnSignals(() => rmSync(userFolder, { recursive: true, force: true }));
+	removeWhenInterrupted(userFolder);
 	await timed('install package into user folder', () => installPackage(userFolder, tarball));
 
 	const encryptionKey = randomBytes(24).toString('hex');
@@ -96,7 +116,7 @@ export async function startEnvironment(
 		env.NODE_OPTIONS = options.nodeOptions;
 	}
 	const start = (port?: number) =>
-		startN8n({ name: 'bench', userFolder, encryptionKey, port, env });
+		startN8n({ name: options.name ?? 'bench', userFolder, encryptionKey, port, env });
 
 	let instance = await timed('n8n start', () => start());
 	assertPackageLoaded(instance, packageName);

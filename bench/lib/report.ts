@@ -14,6 +14,13 @@ export interface Report {
 	durationSeconds: number;
 	machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; n8n: string };
 	n8nEnv: Record<string, string>;
+	/** A paired run (--baseline): what A (working tree) and B (baseline) were built from. */
+	baseline?: {
+		rev: string;
+		commit: string;
+		describe: string;
+		workingTree: { commit: string; changed: boolean; describe: string };
+	};
 	results: BenchResult[];
 	failures: Array<{ id: string; error: string }>;
 }
@@ -31,6 +38,13 @@ export function markdown(report: Report): string {
 					', ',
 				)}; successful executions not saved except in the intake bench (it counts them). ` +
 			'Simulator on 127.0.0.1. Each cell: median (min–max) over the rounds; a ratio is taken per round, A and B having run side by side.',
+		...(report.baseline
+			? [
+					'',
+					`Paired run: A is the working tree (${report.baseline.workingTree.describe}), B the baseline \`${report.baseline.rev}\` (${report.baseline.describe}), ` +
+						'built in a temporary folder with the same node_modules and installed in a second n8n beside the first; both n8n ran throughout.',
+				]
+			: []),
 		'',
 		'| Benchmark | Measure | A | B | Ratio | Goal | Met |',
 		'|---|---|---|---|---|---|---|',

@@ -1,3 +1,6 @@
+import type { PairedContext } from '../lib/baseline';
+import type { BenchEnvironment } from '../lib/instance';
+import { pairedRun } from '../lib/paired';
 import { ConcurrencyProbe, countRequests } from '../lib/probe';
 import { cell, median, ratioCell, type BenchContext, type BenchResult } from '../lib/result';
 import { alternate, log, pairwise } from '../lib/rounds';
@@ -31,10 +34,11 @@ interface Sample {
 	peakConcurrency: number;
 }
 
-/** Review Scraper → Profile → Add against the HTTP Request node sending the same calls. */
-export async function perItemOverhead({ env, quick }: BenchContext): Promise<BenchResult> {
-	const items = quick ? 200 : 1000;
-	const rounds = quick ? 3 : 7;
+/**
+ * Deploys both workflows in one n8n, warms them up and checks that both send the same call;
+ * `run` gives a timed run of either, which checks that it sent one request per item.
+ */
+async function setUp(env: BenchEnvironment, items: number) {
 	const { client, simulator, credentials } = env;
 	const credential = credentials.reviewScraperApi;
 
@@ -92,8 +96,10 @@ export async function perItemOverhead({ env, quick }: BenchContext): Promise<Ben
 	const probe = new ConcurrencyProbe(simulator);
 	const body = profiles(items, 'bench');
 	const run =
-		(url: string, what: string, latencyMs = 0) =>
+		(which: 'node' | 'http', latencyMs = 0) =>
 		async (): Promise<Sample> => {
+			const [url, what] =
+				which === 'node' ? [node.url, 'Review Scraper'] : [http.url, 'HTTP Request'];
 			simulator.reset();
 			if (latencyMs > 0) {
 				simulator.injectFault({ kind: 'slow', path: ADD_PATH, delayMs: latencyMs, times: items });
@@ -104,14 +110,30 @@ export async function perItemOverhead({ env, quick }: BenchContext): Promise<Ben
 			if (requests !== items) throw new Error(`${what}: ${requests} requests for ${items} items`);
 			return { ms: posted.ms, requests, peakConcurrency: probe.peak };
 		};
+	const done = () => {
+		probe.detach();
+		simulator.reset();
+	};
+	return { run, headersCompared, done };
+}
+
+const size = (quick: boolean) => ({ items: quick ? 200 : 1000, rounds: quick ? 3 : 7 });
+
+const describeSample = (s: Sample) =>
+	`${Math.round(s.ms)} ms, ${s.requests} requests, peak ${s.peakConcurrency} in flight`;
+
+/** Review Scraper → Profile → Add against the HTTP Request node sending the same calls. */
+export async function perItemOverhead({ env, quick }: BenchContext): Promise<BenchResult> {
+	const { items, rounds } = size(quick);
+	const { run, headersCompared, done } = await setUp(env, items);
 	log(`per-item overhead: ${items} items, ${rounds} rounds`);
 	const [nodeSamples, httpSamples] = await alternate(
 		rounds,
 		[
-			{ name: 'Review Scraper', run: run(node.url, 'Review Scraper') },
-			{ name: 'HTTP Request', run: run(http.url, 'HTTP Request') },
+			{ name: 'Review Scraper', run: run('node') },
+			{ name: 'HTTP Request', run: run('http') },
 		],
-		(s) => `${Math.round(s.ms)} ms, ${s.requests} requests, peak ${s.peakConcurrency} in flight`,
+		describeSample,
 	);
 
 	// Diagnosis: with every answer held a little longer, a node that waits for each answer before
@@ -124,10 +146,10 @@ export async function perItemOverhead({ env, quick }: BenchContext): Promise<Ben
 		const [slowNode, slowHttp] = await alternate(
 			DIAGNOSIS_ROUNDS,
 			[
-				{ name: 'Review Scraper', run: run(node.url, 'Review Scraper', DIAGNOSIS_LATENCY_MS) },
-				{ name: 'HTTP Request', run: run(http.url, 'HTTP Request', DIAGNOSIS_LATENCY_MS) },
+				{ name: 'Review Scraper', run: run('node', DIAGNOSIS_LATENCY_MS) },
+				{ name: 'HTTP Request', run: run('http', DIAGNOSIS_LATENCY_MS) },
 			],
-			(s) => `${Math.round(s.ms)} ms, ${s.requests} requests, peak ${s.peakConcurrency} in flight`,
+			describeSample,
 		);
 		latency = {
 			nodeSamples: slowNode,
@@ -135,8 +157,7 @@ export async function perItemOverhead({ env, quick }: BenchContext): Promise<Ben
 			ratios: pairwise(slowNode, slowHttp, (a, b) => a.ms / b.ms),
 		};
 	}
-	probe.detach();
-	simulator.reset();
+	done();
 
 	const ratios = pairwise(nodeSamples, httpSamples, (a, b) => a.ms / b.ms);
 	const perItem = (samples: Sample[]) => samples.map((s) => (s.ms * 1000) / items);
@@ -198,4 +219,29 @@ export async function perItemOverhead({ env, quick }: BenchContext): Promise<Ben
 		],
 		raw: { nodeSamples, httpSamples, ratios, headersCompared, latency },
 	};
+}
+
+/** The same workflows on the working tree's build and the baseline's, side by side. */
+export async function perItemPaired(context: PairedContext): Promise<BenchResult> {
+	const { items, rounds } = size(context.quick);
+	return await pairedRun(context, {
+		id: 'per-item',
+		title: `Per-item overhead: ${items.toLocaleString('en-US')} items, Profile → Add`,
+		params: { items, save: 'success: none' },
+		rounds,
+		nodeName: 'Review Scraper',
+		referenceName: 'HTTP Request',
+		async setup(env) {
+			const { run, headersCompared, done } = await setUp(env, items);
+			return {
+				node: run('node'),
+				reference: run('http'),
+				note: `one POST ${ADD_PATH} per item checked every run; header names of the Review Scraper's request: ${headersCompared.reviewScraper.join(', ')}; same query as HTTP Request: ${headersCompared.sameQuery ? 'yes' : 'no'}.`,
+				done,
+			};
+		},
+		ms: (s) => s.ms,
+		describe: describeSample,
+		ownRatio: { label: 'Review Scraper / HTTP Request', of: (node, http) => node.ms / http.ms },
+	});
 }

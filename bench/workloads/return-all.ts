@@ -1,3 +1,7 @@
+import type { Simulator } from '../../simulator/server';
+import type { PairedContext } from '../lib/baseline';
+import type { BenchEnvironment } from '../lib/instance';
+import { pairedRun } from '../lib/paired';
 import { ConcurrencyProbe } from '../lib/probe';
 import { cell, median, ratioCell, type BenchContext, type BenchResult } from '../lib/result';
 import { alternate, log, pairwise } from '../lib/rounds';
@@ -25,8 +29,7 @@ interface Sample {
 }
 
 /** Submits a photo search straight to the simulator and waits until its results are ready. */
-async function completedPhotoSearch(context: BenchContext): Promise<string> {
-	const { simulator } = context.env;
+async function completedPhotoSearch(simulator: Simulator): Promise<string> {
 	const headers = { 'x-api-key': simulator.config.apiKey, 'content-type': 'application/json' };
 	const res = await fetch(`${simulator.urls.photoScraperUrl}/v1/search`, {
 		method: 'POST',
@@ -45,17 +48,15 @@ async function completedPhotoSearch(context: BenchContext): Promise<string> {
 }
 
 /**
- * Social Scraper → Photo Post → Get Results with Return All, against the HTTP Request node's own
- * pagination (one page after the other) then Split Out, both with latency injected into every
- * request the service answers.
+ * Deploys both workflows in one n8n over a completed photo search, counts their items in one
+ * untimed run each and warms them up; `run` gives a timed run of either, which checks that it
+ * sent as many requests as when counted.
  */
-export async function returnAll(context: BenchContext): Promise<BenchResult> {
-	const { env, quick } = context;
-	const rounds = quick ? 3 : 7;
+async function setUp(env: BenchEnvironment) {
 	const { client, simulator, credentials } = env;
 	simulator.reset();
 	simulator.configure({ photoPostCount: PAGES * PER_PAGE, completionDelayMs: 10 });
-	const requestId = await completedPhotoSearch(context);
+	const requestId = await completedPhotoSearch(simulator);
 	simulator.configure({ completionDelayMs: 3_600_000 });
 
 	const deployPair = async (responseData: 'allEntries' | 'noData') => {
@@ -140,7 +141,9 @@ export async function returnAll(context: BenchContext): Promise<BenchResult> {
 		counted[what] = { items, requests };
 	}
 	const probe = new ConcurrencyProbe(simulator);
-	const run = (url: string, what: string) => async (): Promise<Sample> => {
+	const run = (which: 'node' | 'http') => async (): Promise<Sample> => {
+		const [url, what] =
+			which === 'node' ? [timed.node.url, 'Social Scraper'] : [timed.http.url, 'HTTP Request'];
 		probe.reset();
 		const { posted, requests } = await withLatency(url, what);
 		if (requests !== counted[what].requests) {
@@ -154,18 +157,36 @@ export async function returnAll(context: BenchContext): Promise<BenchResult> {
 	] as const) {
 		expectOk(await postWhenRegistered(url, {}), `${what} warm-up`);
 	}
+	const done = () => {
+		probe.detach();
+		simulator.reset();
+	};
+	return { requestId, counted, run, done };
+}
+
+const describeSample = (s: Sample) =>
+	`${Math.round(s.ms)} ms, ${s.requests} requests, peak ${s.peakConcurrency} in flight`;
+
+/**
+ * Social Scraper → Photo Post → Get Results with Return All, against the HTTP Request node's own
+ * pagination (one page after the other) then Split Out, both with latency injected into every
+ * request the service answers.
+ */
+export async function returnAll({ env, quick }: BenchContext): Promise<BenchResult> {
+	const rounds = quick ? 3 : 7;
+	const { requestId, counted, run, done } = await setUp(env);
+	const expectedItems = PAGES * PER_PAGE;
 
 	log(`Return All: ${PAGES} pages × ${PER_PAGE}, ${LATENCY_MS} ms per request, ${rounds} rounds`);
 	const [nodeSamples, httpSamples] = await alternate(
 		rounds,
 		[
-			{ name: 'Social Scraper', run: run(timed.node.url, 'Social Scraper') },
-			{ name: 'HTTP Request', run: run(timed.http.url, 'HTTP Request') },
+			{ name: 'Social Scraper', run: run('node') },
+			{ name: 'HTTP Request', run: run('http') },
 		],
-		(s) => `${Math.round(s.ms)} ms, ${s.requests} requests, peak ${s.peakConcurrency} in flight`,
+		describeSample,
 	);
-	probe.detach();
-	simulator.reset();
+	done();
 
 	const speedups = pairwise(nodeSamples, httpSamples, (a, b) => b.ms / a.ms);
 	// Requests that must wait for one another, each held LATENCY_MS: the speed-up with no n8n cost.
@@ -221,4 +242,32 @@ export async function returnAll(context: BenchContext): Promise<BenchResult> {
 		],
 		raw: { requestId, nodeSamples, httpSamples, speedups, latencyBound },
 	};
+}
+
+/** The same workflows on the working tree's build and the baseline's, side by side. */
+export async function returnAllPaired(context: PairedContext): Promise<BenchResult> {
+	return await pairedRun(context, {
+		id: 'return-all',
+		title: `Return All: ${PAGES} pages × ${PER_PAGE} posts, +${LATENCY_MS} ms per request`,
+		params: { pages: PAGES, perPage: PER_PAGE, latencyMs: LATENCY_MS, save: 'success: none' },
+		rounds: context.quick ? 3 : 7,
+		nodeName: 'Social Scraper',
+		referenceName: 'HTTP Request paging',
+		async setup(env) {
+			const { counted, run, done } = await setUp(env);
+			const { items, requests } = counted['Social Scraper'];
+			return {
+				node: run('node'),
+				reference: run('http'),
+				note: `Social Scraper gave ${items} items in ${requests} requests when counted; every timed run checked to send as many.`,
+				done,
+			};
+		},
+		ms: (s) => s.ms,
+		describe: describeSample,
+		ownRatio: {
+			label: 'speed-up, HTTP Request paging / Social Scraper',
+			of: (node, http) => http.ms / node.ms,
+		},
+	});
 }

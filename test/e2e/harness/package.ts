@@ -10,11 +10,17 @@ export function buildPackage(): void {
 	execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
-/** `npm pack` of the built package; returns the tarball's path. */
-export function packPackage(destination = path.join(artifactsDir, 'pack')): string {
+/**
+ * `npm pack` of the built package; returns the tarball's path. `root` is another checkout of the
+ * package (the bench's baseline build), the repository by default.
+ */
+export function packPackage(
+	destination = path.join(artifactsDir, 'pack'),
+	root = repoRoot,
+): string {
 	mkdirSync(destination, { recursive: true });
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
-		cwd: repoRoot,
+		cwd: root,
 		encoding: 'utf8',
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
