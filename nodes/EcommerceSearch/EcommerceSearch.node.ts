@@ -24,8 +24,8 @@ export class EcommerceSearch implements INodeType {
 			dark: 'file:../../icons/ecommerceSearch.dark.svg',
 		},
 		group: ['transform'],
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Search products across e-commerce sources by keyword or search-page URL, with filters and pagination',

@@ -29,8 +29,8 @@ export class ReviewScraper implements INodeType {
 			dark: 'file:../../icons/reviewScraper.dark.svg',
 		},
 		group: ['transform'],
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Queue review collection jobs for review profiles, read respond jobs and local listing audits',

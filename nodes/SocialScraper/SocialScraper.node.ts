@@ -34,8 +34,8 @@ export class SocialScraper implements INodeType {
 			dark: 'file:../../icons/socialScraper.dark.svg',
 		},
 		group: ['transform'],
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Find photo posts by keyword or hashtag, extract social posts, and read scraper request results and status',

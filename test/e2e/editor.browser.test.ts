@@ -604,6 +604,32 @@ describe('the n8n editor in Chromium', () => {
 	);
 
 	it(
+		"Scraping Scheduler → Create: the target API's own fields, raw parameters only on request",
+		step('scheduler-create', async () => {
+			const description = describedNode('scrapingScheduler');
+			const ndv = await openNode(description, { resource: 'schedule', operation: 'create' });
+			const text = await ndv.innerText();
+			await expect(parameterValue('parametersInput')).resolves.toBe('Using API Fields');
+			for (const label of ['Profile URL', 'Search Query', 'Place ID', 'Callback URL']) {
+				expect(text).toContain(label);
+			}
+			expect(text).not.toContain('Query Parameters');
+			expect(text).not.toContain('spiderman-token');
+			await shot('scheduler-create-api-fields');
+			await page.keyboard.press('Escape');
+
+			// A workflow saved with version 1 keeps its raw form.
+			const saved = await openNode(description, { resource: 'schedule', operation: 'create' }, 1);
+			const savedText = await saved.innerText();
+			expect(savedText).toContain('Query Parameters');
+			expect(savedText).not.toContain('Profile URL');
+			await expect(parameterValue('parametersInput')).resolves.toBe('Using Fields Below');
+			await shot('scheduler-create-version-1');
+			await page.keyboard.press('Escape');
+		}),
+	);
+
+	it(
 		'opens every template of examples/ on the canvas: each node shown, none with an issue (one screenshot each)',
 		step('templates', async () => {
 			const { client } = connect();

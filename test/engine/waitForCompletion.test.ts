@@ -15,7 +15,8 @@ const addAndWait = {
 		operation: 'add',
 		url: 'https://reviews.example.com/biz/wait',
 		waitForCompletion: true,
-		waitTimeLimit: 30,
+		waitTimeLimitAmount: 30,
+		waitTimeLimitUnit: 'minutes',
 	},
 };
 
@@ -117,13 +118,43 @@ describe('Wait for Completion (Profile → Add)', () => {
 	});
 
 	it('waits 2 days by default, past the service retry 24 h after a refused first attempt', async () => {
-		const { waitTimeLimit: _, ...parameters } = addAndWait.parameters;
+		const { waitTimeLimitAmount: _, waitTimeLimitUnit: __, ...parameters } = addAndWait.parameters;
 		const before = Date.now();
 		const waiting = await runNode(context.sim, { ...addAndWait, parameters });
 		expect(waiting.status).toBe('waiting');
 		const waitTill = new Date(waiting.waitTill as Date).getTime();
 		expect(waitTill).toBeGreaterThanOrEqual(before + 2 * 24 * 3_600_000 - 1000);
 		expect(waitTill).toBeLessThanOrEqual(Date.now() + 2 * 24 * 3_600_000 + 1000);
+	});
+
+	it.each([
+		[1.2, { waitTimeLimitAmount: 3, waitTimeLimitUnit: 'hours' }, 180],
+		[1.2, { waitTimeLimitAmount: 1, waitTimeLimitUnit: 'days' }, 1440],
+		// Versions before 1.2 keep their time limit in minutes, as workflows saved with them have it.
+		[1.1, { waitTimeLimit: 45 }, 45],
+		[1, { waitTimeLimit: 45, waitTimeLimitAmount: 3 }, 45],
+	])('version %s with %j waits %i minutes', async (typeVersion, limit, minutes) => {
+		const { waitTimeLimitAmount: _, waitTimeLimitUnit: __, ...parameters } = addAndWait.parameters;
+		const before = Date.now();
+		const waiting = await runNode(context.sim, {
+			...addAndWait,
+			typeVersion,
+			parameters: { ...parameters, ...limit },
+		});
+		expect(waiting.status).toBe('waiting');
+		const waitTill = new Date(waiting.waitTill as Date).getTime();
+		expect(waitTill).toBeGreaterThanOrEqual(before + minutes * 60_000 - 1000);
+		expect(waitTill).toBeLessThanOrEqual(Date.now() + minutes * 60_000 + 1000);
+	});
+
+	it('refuses a time limit of 0 before anything is sent', async () => {
+		const waiting = await runNode(context.sim, {
+			...addAndWait,
+			parameters: { ...addAndWait.parameters, waitTimeLimitAmount: 0 },
+		});
+		expect(waiting.status).toBe('error');
+		expect(waiting.error?.message).toMatch(/^Time Limit must be at least 1/);
+		expect(context.sim.requests()).toEqual([]);
 	});
 
 	it('refuses a callback for another job and keeps waiting', async () => {

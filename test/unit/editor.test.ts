@@ -269,6 +269,24 @@ describe('Wait for Completion next to the callback it replaces', () => {
 			expect(names).not.toContain(callback);
 			const at = names.indexOf('waitForCompletion');
 			expect(names.slice(at, at + 3)).toEqual(['waitForCompletion', 'waitNotice', 'waitTimeLimit']);
+			// From version 1.2 the time limit is an amount and a unit (2 days by default).
+			const latest = node.description.properties
+				.filter((p) =>
+					NodeHelpers.displayParameter(
+						{ ...values, waitForCompletion: true },
+						p,
+						{ typeVersion: 1.2 },
+						node.description,
+					),
+				)
+				.map((p) => p.name);
+			const from = latest.indexOf('waitForCompletion');
+			expect(latest.slice(from, from + 4)).toEqual([
+				'waitForCompletion',
+				'waitNotice',
+				'waitTimeLimitAmount',
+				'waitTimeLimitUnit',
+			]);
 			const notice = on[at + 1].displayName;
 			expect(notice.length).toBeLessThanOrEqual(320);
 			expect(notice).toMatch(/one item/);

@@ -26,6 +26,7 @@ import {
 	awaitCompletion,
 	claimResumeUrl,
 	isWaitingRequested,
+	readTimeLimitMinutes,
 	type Waiting,
 } from './waitForCompletion';
 
@@ -114,10 +115,12 @@ function prepareItem(
 	if (!waiting || !isWaitingRequested.call(this, itemIndex)) {
 		return operation.prepare.call(this, itemIndex);
 	}
+	const timeLimit = readTimeLimitMinutes.call(this, itemIndex);
 	const { request } = operation.prepare.call(this, itemIndex, claimResumeUrl.call(this, itemIndex));
 	return {
 		request,
-		toOutput: async (answer) => await awaitCompletion.call(this, itemIndex, waiting, answer),
+		toOutput: async (answer) =>
+			await awaitCompletion.call(this, itemIndex, waiting, timeLimit, answer),
 	};
 }
 

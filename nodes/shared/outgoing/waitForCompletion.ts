@@ -9,6 +9,7 @@ import {
 	resumeCallbackAddress,
 } from '../awaitedJob';
 import { requireExecutionCustomData } from '../executionCustomData';
+import { FieldReader } from './validation';
 
 /**
  * Two days. The service retries a refused callback 2, 6 and 24 hours after the first failure, so
@@ -20,6 +21,11 @@ export const DEFAULT_TIME_LIMIT_MINUTES = 2880;
 
 /** The field every resumed item carries, so a time-out (input items passed on) is easy to tell apart. */
 export const WAIT_STATUS_FIELD = 'wait_status';
+
+const TIME_LIMIT_DESCRIPTION =
+	"How long to wait for the results before the workflow goes on without them. The default (2 days) covers the service's retries of a refused callback, 2, 6 and 24 hours after the first attempt.";
+
+const MINUTES_PER_UNIT: Record<string, number> = { minutes: 1, hours: 60, days: 1440 };
 
 export const waitForCompletionFields: INodeProperties[] = [
 	{
@@ -44,9 +50,29 @@ export const waitForCompletionFields: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: DEFAULT_TIME_LIMIT_MINUTES,
-		description:
-			"How long to wait for the results before the workflow goes on without them. The default (2 days) covers the service's retries of a refused callback, 2, 6 and 24 hours after the first attempt.",
-		displayOptions: { show: { waitForCompletion: [true] } },
+		description: TIME_LIMIT_DESCRIPTION,
+		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { lt: 1.2 } }] } },
+	},
+	{
+		displayName: 'Time Limit',
+		name: 'waitTimeLimitAmount',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 2,
+		description: TIME_LIMIT_DESCRIPTION,
+		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: 1.2 } }] } },
+	},
+	{
+		displayName: 'Time Limit Unit',
+		name: 'waitTimeLimitUnit',
+		type: 'options',
+		options: [
+			{ name: 'Days', value: 'days' },
+			{ name: 'Hours', value: 'hours' },
+			{ name: 'Minutes', value: 'minutes' },
+		],
+		default: 'days',
+		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: 1.2 } }] } },
 	},
 ];
 
@@ -176,6 +202,29 @@ export function claimResumeUrl(this: IExecuteFunctions, itemIndex: number): stri
 }
 
 /**
+ * The time limit in minutes, read and checked before anything is sent: an amount and a unit from
+ * node version 1.2, minutes before it (as workflows saved with those versions keep).
+ */
+export function readTimeLimitMinutes(this: IExecuteFunctions, itemIndex: number): number {
+	const read = new FieldReader(this.getNode(), itemIndex);
+	if (this.getNode().typeVersion < 1.2) {
+		const minutes = this.getNodeParameter('waitTimeLimit', itemIndex, DEFAULT_TIME_LIMIT_MINUTES);
+		return Math.max(1, Number(minutes) || DEFAULT_TIME_LIMIT_MINUTES);
+	}
+	const amount = read.requiredInteger(
+		'Time Limit',
+		this.getNodeParameter('waitTimeLimitAmount', itemIndex, 2),
+		{ min: 1 },
+	);
+	const unit = String(this.getNodeParameter('waitTimeLimitUnit', itemIndex, 'days'));
+	const perUnit = MINUTES_PER_UNIT[unit];
+	if (perUnit === undefined) {
+		throw read.fail('Time Limit Unit', `must be minutes, hours or days, got "${unit}"`);
+	}
+	return amount * perUnit;
+}
+
+/**
  * The item's output once the submission is acknowledged: the results when the service answered
  * with them at once, else the acknowledgement, with the execution put to wait for its callback.
  */
@@ -183,6 +232,7 @@ export async function awaitCompletion(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	waiting: Waiting,
+	timeLimitMinutes: number,
 	answer: IDataObject | null | undefined,
 ): Promise<IDataObject[]> {
 	const acknowledgement = answer ?? {};
@@ -198,13 +248,10 @@ export async function awaitCompletion(
 			itemIndex,
 		});
 	}
-	const minutes = Number(
-		this.getNodeParameter('waitTimeLimit', itemIndex, DEFAULT_TIME_LIMIT_MINUTES),
-	);
 	const key = awaitedJobKey(this.getNode().id);
 	const customData = requireExecutionCustomData.call(this, itemIndex);
 	const { tokenDigest } = decodeAwaitedJob(customData.get(key)) ?? {};
 	customData.set(key, encodeAwaitedJob({ id: String(expectedId), tokenDigest }));
-	await this.putExecutionToWait(new Date(Date.now() + Math.max(1, minutes) * 60_000));
+	await this.putExecutionToWait(new Date(Date.now() + timeLimitMinutes * 60_000));
 	return [acknowledgement];
 }
