@@ -17,8 +17,8 @@ export const frequencyField: INodeProperties = {
 };
 
 export const SERVICE_OPTIONS = [
-	{ name: 'Review Scraper API (Rsapi)', value: 'rsapi' },
-	{ name: 'Review Index API (Riapi)', value: 'riapi' },
+	{ name: 'Review Index API', value: 'riapi' },
+	{ name: 'Review Profiles (Review Scraper API)', value: 'rsapi' },
 ];
 
 /** The endpoints of the review scraper API a schedule can call. */
