@@ -30,6 +30,8 @@ async function run(
 					callbackUrl: CALLBACK,
 					...parameters,
 				},
+				// The tests below were written for version 1.1; version 1.2's changes have their own.
+				typeVersion: 1.1,
 				...node,
 			},
 		],
@@ -146,6 +148,24 @@ describe('Product → Search', () => {
 		const items = result.items();
 		expect(items).toHaveLength(10);
 		expect(items.every((item) => item.source === 'amazon')).toBe(true);
+	});
+
+	it('version 1.2: Return All / Limit at the top, the limit sent unless Return All', async () => {
+		const limited = await run({ keyword: 'lamp', limit: 30 }, [{}], { typeVersion: 1.2 });
+		expect(limited.status).toBe('success');
+		expect(searches()[0].body).toEqual({ callback: CALLBACK, keyword: 'lamp', limit: 30 });
+		const byDefault = await run({ keyword: 'lamp' }, [{}], { typeVersion: 1.2 });
+		expect(byDefault.status).toBe('success');
+		expect(searches()[1].body).toMatchObject({ limit: 50 });
+		const all = await run(
+			{ keyword: 'lamp', returnAll: true, additionalFields: { limit: 3 } },
+			[{}],
+			{
+				typeVersion: 1.2,
+			},
+		);
+		expect(all.status).toBe('success');
+		expect(searches()[2].body).not.toHaveProperty('limit');
 	});
 
 	it('adds a summary item after the products when asked', async () => {

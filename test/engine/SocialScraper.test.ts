@@ -37,6 +37,8 @@ async function run(
 				name: NAME,
 				type: 'n8n-nodes-review-scraping.socialScraper',
 				parameters,
+				// The tests below were written for version 1.1; version 1.2's changes have their own.
+				typeVersion: 1.1,
 				...node,
 			},
 		],
@@ -181,6 +183,40 @@ describe('Photo Post → Get Results', () => {
 			`/v1/search/${requestId}`,
 		]);
 		expect(resultPageRequests(requestId)).toEqual([{ page: '3', per_page: '7' }]);
+	});
+
+	it('version 1.2: Limit reads as many pages as it takes and returns the first Limit posts', async () => {
+		const requestId = await completedPhotoSearch();
+		const result = await run(
+			photoResults(requestId, { limit: 25, options: { perPage: 10 } }),
+			[{}],
+			{ typeVersion: 1.2 },
+		);
+		expect(result.status).toBe('success');
+		const items = result.items();
+		expect(items.map((item) => item.post_id)).toEqual(storedPostIds(requestId).slice(0, 25));
+		expect(items.every((item) => item.request_id === requestId)).toBe(true);
+		expect(resultPageRequests(requestId)).toEqual(
+			expect.arrayContaining([
+				{ page: '1', per_page: '10' },
+				{ page: '2', per_page: '10' },
+				{ page: '3', per_page: '10' },
+			]),
+		);
+		expect(resultPageRequests(requestId)).toHaveLength(3);
+	});
+
+	it('version 1.2: Whole Response holds the first Limit posts', async () => {
+		const requestId = await completedPhotoSearch();
+		const result = await run(photoResults(requestId, { limit: 5, output: 'envelope' }), [{}], {
+			typeVersion: 1.2,
+		});
+		const [envelope] = result.items();
+		expect(result.items()).toHaveLength(1);
+		expect((envelope.results as IDataObject[]).map((post) => post.post_id)).toEqual(
+			storedPostIds(requestId).slice(0, 5),
+		);
+		expect(resultPageRequests(requestId)).toEqual([{ page: '1', per_page: '5' }]);
 	});
 
 	it('returns the whole response of a page', async () => {

@@ -62,8 +62,10 @@ const schedule = (extra: IDataObject) => ({
 		...extra,
 	},
 });
-const productSearch = (extra: IDataObject) => ({
+// Version 1.1: Limit in Additional Fields and Photo Post results by page (1.2 rows below).
+const productSearch = (extra: IDataObject, typeVersion = 1.1) => ({
 	type: TYPES.ecommerce,
+	typeVersion,
 	parameters: {
 		resource: 'product',
 		operation: 'search',
@@ -72,8 +74,9 @@ const productSearch = (extra: IDataObject) => ({
 		...extra,
 	},
 });
-const social = (resource: string, operation: string, extra: IDataObject) => ({
+const social = (resource: string, operation: string, extra: IDataObject, typeVersion = 1.1) => ({
 	type: TYPES.social,
+	typeVersion,
 	parameters: { resource, operation, ...extra },
 });
 const photoSearch = (extra: IDataObject) =>
@@ -589,6 +592,20 @@ const cases: Case[] = [
 	[
 		'product search: limit 0',
 		productSearch({ additionalFields: { limit: 0 } }),
+		[{}],
+		/^Limit must be at least 1/,
+		0,
+	],
+	[
+		'product search 1.2: limit 0',
+		productSearch({ limit: 0 }, 1.2),
+		[{}],
+		/^Limit must be at least 1/,
+		0,
+	],
+	[
+		'photo results 1.2: limit 0',
+		social('photoPost', 'getResults', { requestId: 'r-1', limit: 0 }, 1.2),
 		[{}],
 		/^Limit must be at least 1/,
 		0,

@@ -411,6 +411,19 @@ describe('prepare(): the request of every operation', () => {
 		expect(prepared(operation, parameters, resumeUrl)).toEqual(request);
 	});
 
+	it('E-Commerce Search 1.2: the limit from the top-level Return All / Limit', () => {
+		const v12 = { ...testNode, typeVersion: 1.2 };
+		const search = { keyword: 'tv', callbackUrl: CALLBACK, additionalFields: { limit: 3 } };
+		expect(prepared(product.search, { ...search, limit: 7 }, undefined, v12).body).toEqual({
+			callback: CALLBACK,
+			keyword: 'tv',
+			limit: 7,
+		});
+		expect(
+			prepared(product.search, { ...search, returnAll: true }, undefined, v12).body,
+		).not.toHaveProperty('limit');
+	});
+
 	it('has rows for every item operation of every node', () => {
 		const resources = {
 			profile,

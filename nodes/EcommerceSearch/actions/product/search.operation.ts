@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalFields, limitField, outputField } from '../../../shared/outgoing/descriptions';
+import {
+	additionalFields,
+	limitField,
+	outputField,
+	returnAllField,
+} from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import {
 	oneResumedItem,
@@ -141,6 +146,28 @@ export const waiting: Waiting = {
 				),
 };
 
+const LIMIT_DESCRIPTION =
+	'Max number of products the service finds for this search, counted over all its pages (sent as limit)';
+
+const PAGING_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Page',
+		name: 'page',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 1,
+		description: 'Page of results to return (the service starts at 1)',
+	},
+	{
+		displayName: 'Results per Page',
+		name: 'perPage',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PER_PAGE, numberPrecision: 0 },
+		default: 100,
+		description: `Number of products per page, at most ${MAX_PER_PAGE} (the service uses 100 when not set)`,
+	},
+];
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Fill exactly one of Keyword and Search Page URL',
@@ -200,29 +227,25 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	productFiltersField,
-	additionalFields([
-		{
-			...limitField,
-			description:
-				'Max number of products the service finds for this search, counted over all its pages (sent as limit)',
-		},
-		{
-			displayName: 'Page',
-			name: 'page',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 1,
-			description: 'Page of results to return (the service starts at 1)',
-		},
-		{
-			displayName: 'Results per Page',
-			name: 'perPage',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PER_PAGE, numberPrecision: 0 },
-			default: 100,
-			description: `Number of products per page, at most ${MAX_PER_PAGE} (the service uses 100 when not set)`,
-		},
-	]),
+	// From version 1.2 the cap on products found is n8n's usual Return All / Limit pair.
+	{
+		...returnAllField,
+		description: 'Whether to have the service find every product, or at most Limit',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+	},
+	{
+		...limitField,
+		description: LIMIT_DESCRIPTION,
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }], returnAll: [false] } },
+	},
+	{
+		...additionalFields([{ ...limitField, description: LIMIT_DESCRIPTION }, ...PAGING_FIELDS]),
+		displayOptions: { show: { '@version': [{ _cnd: { lt: 1.2 } }] } },
+	},
+	{
+		...additionalFields(PAGING_FIELDS),
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+	},
 	{
 		...outputField(
 			{
@@ -250,6 +273,16 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	withWaitForCompletion(properties, waiting),
 );
 
+/** The limit sent: top-level Return All / Limit from version 1.2, Additional Fields before it. */
+function searchLimit(
+	typeVersion: number,
+	parameter: (name: string, fallback?: unknown) => unknown,
+	additional: IDataObject,
+): unknown {
+	if (typeVersion < 1.2) return additional.limit;
+	return parameter('returnAll', false) ? undefined : parameter('limit', 50);
+}
+
 export function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -274,7 +307,7 @@ export function prepare(
 				filters: parameter('filters', {}),
 				page: additional.page,
 				perPage: additional.perPage,
-				limit: additional.limit,
+				limit: searchLimit(this.getNode().typeVersion, parameter, additional),
 			}),
 		},
 		toOutput: (answer: IDataObject | undefined) =>

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
+	limitField,
 	optionsCollection,
 	outputField,
 	returnAllField,
@@ -24,6 +25,7 @@ const properties: INodeProperties[] = [
 	{
 		...returnAllField,
 		description: 'Whether to return the posts of every page or only the page chosen below',
+		displayOptions: { show: { '@version': [{ _cnd: { lt: 1.2 } }] } },
 	},
 	{
 		displayName: 'Page',
@@ -32,7 +34,18 @@ const properties: INodeProperties[] = [
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 1,
 		description: 'Page of posts to return; its size is Options → Results per Page',
-		displayOptions: { show: { returnAll: [false] } },
+		displayOptions: { show: { returnAll: [false], '@version': [{ _cnd: { lt: 1.2 } }] } },
+	},
+	// From version 1.2, n8n's usual Return All / Limit: the first Limit posts, over as many pages.
+	{
+		...returnAllField,
+		description: 'Whether to return every post of the search or only up to a given limit',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+	},
+	{
+		...limitField,
+		description: 'Max number of posts to return, read over as many pages as it takes',
+		displayOptions: { show: { returnAll: [false], '@version': [{ _cnd: { gte: 1.2 } }] } },
 	},
 	{
 		...outputField(
@@ -41,7 +54,7 @@ const properties: INodeProperties[] = [
 				value: 'posts',
 				description: 'Each post of the page with the request_id',
 			},
-			'One item with the posts, summary, pagination and request metadata',
+			'One item with the posts, summary, pagination (of the first page read) and request metadata',
 		),
 		displayOptions: { show: { returnAll: [false] } },
 	},
@@ -68,9 +81,15 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const perPage = read.optionalInteger('Results per Page', options.perPage, { min: 1 });
-	const page = returnAll
-		? 1
-		: (read.optionalInteger('Page', this.getNodeParameter('page', itemIndex, 1), { min: 1 }) ?? 1);
+	const byLimit = !returnAll && this.getNode().typeVersion >= 1.2;
+	const limit = byLimit
+		? read.requiredInteger('Limit', this.getNodeParameter('limit', itemIndex, 50), { min: 1 })
+		: undefined;
+	const page =
+		returnAll || byLimit
+			? 1
+			: (read.optionalInteger('Page', this.getNodeParameter('page', itemIndex, 1), { min: 1 }) ??
+				1);
 	const wholeResponse =
 		!returnAll && this.getNodeParameter('output', itemIndex, 'posts') === 'envelope';
 
@@ -95,6 +114,21 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 				},
 				{ concurrency: PAGE_CONCURRENCY },
 			);
+		}
+		if (limit !== undefined) {
+			const size = perPage ?? Math.min(limit, RETURN_ALL_PAGE_SIZE);
+			let first: IDataObject = {};
+			const posts = await fetchAllPages(
+				async (pageNumber) => {
+					const envelope = await fetchPage(pageNumber, size);
+					if (pageNumber === 1) first = envelope;
+					const results = Array.isArray(envelope.results) ? envelope.results : [];
+					return { items: results as IDataObject[], totalPages: totalPages(envelope) };
+				},
+				{ concurrency: PAGE_CONCURRENCY, maxPages: Math.ceil(limit / size) },
+			);
+			const envelope = { ...first, results: posts.slice(0, limit) };
+			return wholeResponse ? envelope : postItems(envelope, requestId);
 		}
 		const envelope = await fetchPage(page, perPage);
 		return wholeResponse ? envelope : postItems(envelope, requestId);
