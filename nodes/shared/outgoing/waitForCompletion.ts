@@ -208,8 +208,10 @@ export function claimResumeUrl(this: IExecuteFunctions, itemIndex: number): stri
 export function readTimeLimitMinutes(this: IExecuteFunctions, itemIndex: number): number {
 	const read = new FieldReader(this.getNode(), itemIndex);
 	if (this.getNode().typeVersion < 1.2) {
-		const minutes = this.getNodeParameter('waitTimeLimit', itemIndex, DEFAULT_TIME_LIMIT_MINUTES);
-		return Math.max(1, Number(minutes) || DEFAULT_TIME_LIMIT_MINUTES);
+		const minutes = Number(
+			this.getNodeParameter('waitTimeLimit', itemIndex, DEFAULT_TIME_LIMIT_MINUTES),
+		);
+		return Number.isFinite(minutes) ? Math.max(1, minutes) : DEFAULT_TIME_LIMIT_MINUTES;
 	}
 	const amount = read.requiredInteger(
 		'Time Limit',
