@@ -275,7 +275,10 @@ describe('examples/', () => {
 			const example = byFile('weekly-prices-to-data-table.json');
 			const search = example.nodes.find((n) => n.name === 'Search Products')!;
 			expect(example.nodes.map((n) => n.type)).toContain('n8n-nodes-base.scheduleTrigger');
-			const limit = (search.parameters.additionalFields as { limit: number }).limit;
+			// E-Commerce Search 1.2: Limit at the top (Return All off), sent as the service's cap.
+			expect(search.typeVersion).toBe(1.2);
+			const limit = search.parameters.limit as number;
+			expect(limit).toBeGreaterThan(0);
 			simulator.reset();
 			await dropDataTable(client, 'product_prices');
 
