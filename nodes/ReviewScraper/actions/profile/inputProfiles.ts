@@ -11,7 +11,7 @@ import {
 } from '../../../shared/outgoing/profile';
 import { FieldReader } from '../../../shared/outgoing/validation';
 
-/** Add Many's profiles taken from input data: an item's own fields, or a list in it. */
+/** Where Add Many's profiles come from: an item's own fields, a list in it, or the node's fields. */
 export type InputMode = 'autoMap' | 'listField' | 'defineBelow';
 
 /** Node fields that stay visible when profiles come from the input, as defaults for what one lacks. */
