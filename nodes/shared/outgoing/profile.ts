@@ -142,6 +142,11 @@ export const profileLabel = (key: ProfileKey): string => specOf(key).label;
 
 const isOptional = (spec: ProfileSpec) => 'optional' in spec && spec.optional;
 
+/** The keys Profile → Add keeps under Additional Fields. */
+export const OPTIONAL_PROFILE_KEYS: readonly ProfileKey[] = PROFILE_TABLE.filter(isOptional).map(
+	({ key }) => key,
+);
+
 /** A profile key's node field; `changes` for a node that shows it otherwise. */
 export function profileField(
 	key: ProfileKey,

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import {
 	checkProfile,
+	OPTIONAL_PROFILE_KEYS,
 	pickProfileKeys,
 	PROFILE_KEYS,
 	profileLabel,
@@ -18,13 +19,7 @@ export type InputMode = 'autoMap' | 'listField' | 'defineBelow';
 export const DEFAULTABLE_FIELDS = new Set(['callback', 'additionalFields']);
 
 /** The keys whose node fields stay visible in the input modes (callback and Additional Fields). */
-const DEFAULT_KEYS: readonly ProfileKey[] = [
-	'callback',
-	'from_date',
-	'blocks',
-	'diff',
-	'external_identifier',
-];
+const DEFAULT_KEYS: readonly ProfileKey[] = ['callback', ...OPTIONAL_PROFILE_KEYS];
 
 /** The node's Callback URL and Additional Fields, the defaults of profiles read from the input. */
 export function readProfileDefaults(this: IExecuteFunctions, itemIndex: number): RawProfile {
