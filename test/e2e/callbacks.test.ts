@@ -6,7 +6,7 @@ import type { N8nClient, WorkflowNode } from './harness/client';
 import { n8nMajor, resumeProof } from './harness/compat';
 import { asDelivered, deliveryMarks } from './harness/delivered';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect, currentMode, type SuiteState } from './harness/state';
+import { connect, type SuiteState } from './harness/state';
 import { directSubmitter } from './harness/submit';
 import {
 	activateChain,
@@ -394,10 +394,9 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 		// Refused with 409 until n8n has saved the execution as waiting, then accepted once.
 		expect(statuses.at(-1)).toBe(200);
 		expect(statuses.slice(0, -1).filter((status) => status !== 409)).toEqual([]);
-		// In one process n8n 2.x's save always comes after the immediate callback; in queue mode the
-		// worker saves and the webhook process takes the callback, and n8n 1.x saves sooner, so there
-		// the save may come first. The early-delivery test in redelivery.test.ts forces the 409.
-		if (currentMode() === 'regular' && n8nMajor() >= 2) expect(statuses[0]).toBe(409);
+		// Whether n8n's save or the immediate callback comes first is a race (n8n 2.41.1 in regular mode
+		// lost it twice in about ten runs): this test checks that either way the result is not lost.
+		// The early-delivery test in redelivery.test.ts forces the 409 every time.
 
 		const [execution] = await client.waitForExecutions(id, 1, 20_000);
 		expect(execution.status).toBe('success');
