@@ -672,6 +672,8 @@ export const FAULT_KINDS = [
 	'success-false',
 	/** A submission refused in HTTP 200 (`status: "failed"`, a `request_id`, nothing queued). */
 	'failed-200',
+	/** A refusal in the API's own error shape (HTTP 400; the review API's HTTP 200 `success: false`). */
+	'refused',
 ] as const;
 
 export const FaultSpec = z
@@ -685,6 +687,10 @@ export const FaultSpec = z
 		delayMs: count.optional(),
 		/** `slow` only: carry the request out at once and hold back just the answer. */
 		processFirst: z.boolean().optional(),
+		/** Only requests whose query string or body holds this text (one item of many, say). */
+		match: z.string().min(1).optional(),
+		/** Matching requests let through before the fault applies (refuse the second try, say). */
+		skip: count.optional(),
 	})
 	.strict();
 

@@ -289,6 +289,10 @@ export class Simulator implements SimRuntime, ControlTarget {
 		return this.state.counts();
 	}
 
+	submissions(): Record<string, number> {
+		return this.state.submissions();
+	}
+
 	// ------------------------------------------------------------ HTTP
 
 	private async route(api: ApiDefinition, call: ApiCall): Promise<RouteResult> {
@@ -307,8 +311,11 @@ export class Simulator implements SimRuntime, ControlTarget {
 	}
 
 	private async execute(api: ApiDefinition, call: ApiCall): Promise<RouteResult> {
-		const result = await this.route(api, call);
-		// The review API reports its errors in the body; the HTTP status stays 200 (REAL-SERVICE.md).
+		return this.asServiceAnswers(api, await this.route(api, call));
+	}
+
+	/** The review API reports its errors in the body; the HTTP status stays 200 (REAL-SERVICE.md). */
+	private asServiceAnswers(api: ApiDefinition, result: RouteResult): RouteResult {
 		if (api.name === 'review' && this.config.reviewErrors === 'http200' && result.status >= 400) {
 			return { ...result, status: 200 };
 		}
@@ -371,12 +378,22 @@ export class Simulator implements SimRuntime, ControlTarget {
 			this.state.rateLimited++;
 			return sendRateLimited(res);
 		}
-		const fault = this.faultStore.take(api.name, method, path);
+		const fault = this.faultStore.take(
+			api.name,
+			method,
+			path,
+			`${url.pathname}${url.search} ${raw.toString('utf8')}`,
+		);
 		if (fault) entry.fault = fault.kind;
 
 		if (fault?.kind === 'reset-before') {
 			req.socket.resetAndDestroy();
 			return;
+		}
+		if (fault?.kind === 'refused') {
+			const refusal = this.asServiceAnswers(api, api.error(400, 'Refused by the service'));
+			entry.responseStatus = refusal.status;
+			return send(res, refusal);
 		}
 		const early = fault && FAULT_ANSWERS[fault.kind];
 		if (fault && early) {

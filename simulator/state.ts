@@ -105,6 +105,21 @@ export interface Counts {
 	rateLimited: number;
 }
 
+/** What names the thing a submission is for: a profile, a search, a scrape, a schedule. */
+const SUBJECT_FIELDS = ['url', 'query', 'place_id', 'keyword', 'schedule_name'];
+
+function subjectsOf(entry: RequestLogEntry): string[] {
+	const asRecord = (value: unknown): Record<string, unknown> =>
+		typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+	const records = Array.isArray(entry.body)
+		? entry.body.map(asRecord)
+		: [{ ...entry.query, ...asRecord(entry.body) }];
+	return records.map((record) => {
+		const field = SUBJECT_FIELDS.find((name) => typeof record[name] === 'string' && record[name]);
+		return field ? String(record[field]) : '(unnamed)';
+	});
+}
+
 export class SimState {
 	readonly reviewJobs = new Map<number, ReviewJob>();
 	respondJobs: RespondJobBody[];
@@ -157,6 +172,20 @@ export class SimState {
 		const full = { seq: this.nextLogSeq++, time: new Date().toISOString(), ...entry };
 		this.requestLog.push(full);
 		return full;
+	}
+
+	/**
+	 * Submissions that reached the API (POSTs not refused for the rate), per subject: a profile's
+	 * url, query or place_id (each element of a bulk request counts), a search's keyword or url, a
+	 * schedule's name. A subject counted twice was sent twice.
+	 */
+	submissions(): Record<string, number> {
+		const counts: Record<string, number> = {};
+		for (const entry of this.requestLog) {
+			if (entry.method !== 'POST' || entry.rateLimited || entry.origin === 'schedule') continue;
+			for (const subject of subjectsOf(entry)) counts[subject] = (counts[subject] ?? 0) + 1;
+		}
+		return counts;
 	}
 
 	counts(): Counts {

@@ -36,6 +36,7 @@ export interface ControlTarget {
 	seedVideoRequest(seed?: VideoSeedBody): RequestStatusRecordBody;
 	resyncReviewJob(jobId: number, addReviews?: number): ReviewJobCallbackBody;
 	counts(): Counts;
+	submissions(): Record<string, number>;
 }
 
 export interface ControlRequest {
@@ -175,4 +176,5 @@ export const controlRoutes: ControlRoute[] = [
 		},
 	},
 	{ method: 'GET', path: '/counts', handler: (sim) => json(200, sim.counts()) },
+	{ method: 'GET', path: '/submissions', handler: (sim) => json(200, sim.submissions()) },
 ];

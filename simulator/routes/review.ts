@@ -128,9 +128,17 @@ export function createReviewJob(
 	return job;
 }
 
+/** A diff names an earlier job: the service refuses one it does not know (REAL-SERVICE.md). */
+function unknownDiffJob(rt: SimRuntime, params: ProfileAddParams): string | undefined {
+	if (params.diff === undefined || rt.state.reviewJobs.has(Number(params.diff))) return undefined;
+	return `No diff job exists with id ${String(params.diff)}`;
+}
+
 function add(ctx: RouteContext) {
 	const parsed = ProfileAddQuery.safeParse(ctx.query);
 	if (!parsed.success) return reviewError(400, formatZodError(parsed.error));
+	const unknownDiff = unknownDiffJob(ctx.rt, parsed.data);
+	if (unknownDiff) return reviewError(404, unknownDiff);
 	const job = createReviewJob(ctx.rt, parsed.data, 'add');
 	return json(200, { success: true, job_id: job.job_id, status: 200, message: QUEUED_MESSAGE });
 }
@@ -152,6 +160,10 @@ function addBulk(ctx: RouteContext) {
 				status: 400,
 				message: formatZodError(parsed.error),
 			};
+		}
+		const unknownDiff = unknownDiffJob(ctx.rt, parsed.data);
+		if (unknownDiff) {
+			return { ...element, success: false, job_id: null, status: 404, message: unknownDiff };
 		}
 		const job = createReviewJob(ctx.rt, parsed.data, 'add_bulk');
 		return { ...element, success: true, job_id: job.job_id, status: 200, message: QUEUED_MESSAGE };

@@ -181,3 +181,46 @@ describe('fault matching', () => {
 		expect(() => sim.injectFault({ kind: '418' as never })).toThrow();
 	});
 });
+
+describe('a refusal of one chosen item on a chosen try, and submissions per subject', () => {
+	const addUrl = (url: string) =>
+		http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add`, {
+			headers: tokenAuth(sim),
+			query: { url },
+		});
+
+	it('refuses only requests holding the matched text, after letting `skip` of them through', async () => {
+		sim.injectFault({ api: 'review', kind: 'refused', match: 'p%2Fb', skip: 1, times: 1 });
+		expect((await addUrl('https://maps.example/p/a')).body).toMatchObject({ success: true });
+		expect((await addUrl('https://maps.example/p/b')).body).toMatchObject({ success: true });
+		const refused = await addUrl('https://maps.example/p/b');
+		// As the review API's other errors in this configuration (HTTP 200 by default).
+		expect(refused.status).toBe(sim.config.reviewErrors === 'http200' ? 200 : 400);
+		expect(refused.body).toMatchObject({ success: false, status: 400 });
+		expect((await addUrl('https://maps.example/p/b')).body).toMatchObject({ success: true });
+		expect(sim.counts().jobs).toBe(3);
+		expect(sim.faults()).toHaveLength(0);
+	});
+
+	it('answers a refusal of the scraping APIs with HTTP 400 and creates nothing', async () => {
+		sim.injectFault({ path: '/v1/search', kind: 'refused', match: '"keyword":"x"' });
+		const response = await photoSearch();
+		expect(response.status).toBe(400);
+		expect(sim.counts().photoSearches).toBe(0);
+	});
+
+	it('counts submissions per profile, bulk elements each, rate-limit refusals not', async () => {
+		await addUrl('https://maps.example/p/a');
+		await addUrl('https://maps.example/p/a');
+		await http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add_bulk`, {
+			headers: tokenAuth(sim),
+			body: [{ url: 'https://maps.example/p/a' }, { query: 'Pizza Berlin' }],
+		});
+		await photoSearch();
+		expect(sim.submissions()).toEqual({
+			'https://maps.example/p/a': 3,
+			'Pizza Berlin': 1,
+			x: 1,
+		});
+	});
+});

@@ -329,3 +329,26 @@ describe('respond jobs and listing audit', () => {
 		expect(response.body).toEqual({ success: false, status, message });
 	});
 });
+
+describe('a diff naming a job the service does not know', () => {
+	it('is refused by add (in HTTP 200 at the production settings), and per element by add_bulk, creating nothing for it', async () => {
+		const refused = await add({ url: 'https://maps.example/p/1', diff: 999 });
+		expect(refused.status).toBe(sim.config.reviewErrors === 'http200' ? 200 : 404);
+		expect(refused.body).toEqual({
+			success: false,
+			status: 404,
+			message: 'No diff job exists with id 999',
+		});
+		const first = await add({ url: 'https://maps.example/p/1' });
+		const jobId = (first.body as { job_id: number }).job_id;
+		const answer = await bulk([
+			{ url: 'https://maps.example/p/2', diff: jobId },
+			{ url: 'https://maps.example/p/3', diff: 999 },
+		]);
+		expect(answer.body).toEqual([
+			expect.objectContaining({ success: true, diff: jobId }),
+			expect.objectContaining({ success: false, status: 404, job_id: null }),
+		]);
+		expect(sim.counts().jobs).toBe(2);
+	});
+});
