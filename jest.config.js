@@ -20,6 +20,7 @@ const compatFiles = [
 	'item-linking',
 	'large-deliveries',
 	'edges',
+	'settings-matrix',
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
 module.exports = {

@@ -20,11 +20,7 @@ import { scheduledTriggerPanel } from '../shared/incoming/trigger/panel';
 import { deliveryWebhook } from '../shared/incoming/trigger/webhook';
 import { FieldReader } from '../shared/outgoing/validation';
 import { properties } from './description';
-import {
-	scheduleBodyFor,
-	TRIGGER_PROFILE_KEYS,
-	type TriggerSettings,
-} from '../shared/outgoing/schedule/body';
+import { scheduleBodyFor, TRIGGER_PROFILE_KEYS, type TriggerSettings } from './schedule';
 
 interface TriggerState extends DeliveryMemory {
 	scheduleId?: number;

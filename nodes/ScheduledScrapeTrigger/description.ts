@@ -2,8 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { profileField, type ProfileKey } from '../shared/outgoing/profile';
 import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/outgoing/schedule/fields';
-import { TRIGGER_PROFILE_KEYS } from '../shared/outgoing/schedule/body';
-import { largeDeliveriesOption } from '../shared/incoming/trigger/body';
+import { TRIGGER_PROFILE_KEYS } from './schedule';
+import { largeDeliveriesOption } from '../shared/incoming/trigger/deliveryBody';
 import {
 	dedupeOption,
 	deliveryOptions,

@@ -20,7 +20,7 @@ import {
 import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
 import type { SecretLocation } from '../shared/incoming/trigger/secret';
 import { deliveryWebhook } from '../shared/incoming/trigger/webhook';
-import { largeDeliveriesOption } from '../shared/incoming/trigger/body';
+import { largeDeliveriesOption } from '../shared/incoming/trigger/deliveryBody';
 import { callbackTriggerPanel } from '../shared/incoming/trigger/panel';
 
 export class ScrapingCallbackTrigger implements INodeType {

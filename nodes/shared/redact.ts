@@ -24,7 +24,9 @@ export function redactCallbackUrl(url: string): string {
 		let decoded = name;
 		try {
 			decoded = decodeURIComponent(name);
-		} catch {}
+		} catch {
+			// Not percent-encoded text: compared as it is.
+		}
 		if (!SECRET_QUERY_PARAMETERS.includes(decoded.toLowerCase()) || !value) return parameter;
 		changed = true;
 		return `${name}=${REDACTED}`;

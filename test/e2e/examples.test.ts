@@ -4,7 +4,7 @@ import type {
 	ReviewJobReviewBody,
 } from '../../simulator/schemas';
 import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowDefinition } from './harness/client';
+import type { N8nClient, WorkflowDefinition, WorkflowNode } from './harness/client';
 import { dataTableRows, dropDataTable } from './harness/dataTables';
 import { isWebhookTriggered, loadExamples, prepareExample } from './harness/examples';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
@@ -269,6 +269,52 @@ describe('examples/', () => {
 			);
 			expect(ids(sentOn, 'review_id')).toEqual(ids(low, 'id'));
 			expect(sentOn.every((row) => row.low_rating === true)).toBe(true);
+		});
+
+		it('Many profiles with an error branch: queued and failed rows in profile_submissions, a refusal retried, nothing queued twice', async () => {
+			const example = byFile('profile-submissions-to-data-table.json');
+			const queue = example.nodes.find(
+				(n) => n.name === 'Queue Review Profile',
+			)! as WorkflowNode & {
+				retryOnFail?: boolean;
+			};
+			expect(queue.onError).toBe('continueErrorOutput');
+			expect(queue.retryOnFail).toBe(true);
+			const profiles = JSON.parse(
+				String(example.nodes.find((n) => n.name === 'Profiles to Queue')!.parameters.jsonOutput),
+			).profiles as Array<{ name: string; url: string }>;
+			const [refusedFirst, other, blank] = profiles;
+			expect(blank.url).toBe('');
+			simulator.reset();
+			await dropDataTable(client, 'profile_submissions');
+			// The service refuses the first profile once: n8n retries the node (its first item failed).
+			simulator.injectFault({ api: 'review', kind: 'refused', times: 1, match: 'pizza-palace' });
+
+			const execution = await runManualExample(
+				example,
+				'example-profile-submissions',
+				'onReceived',
+			);
+			expect(execution.status).toBe('success');
+			expect(simulator.submissions()).toEqual({ [refusedFirst.url]: 2, [other.url]: 1 });
+			expect(simulator.counts().jobs).toBe(2);
+
+			const rows = await dataTableRows(client, 'profile_submissions');
+			const jobs = [...simulator.state.reviewJobs.values()];
+			expect(rows.map(({ name, url, status }) => ({ name, url, status }))).toEqual(
+				expect.arrayContaining([
+					{ ...refusedFirst, status: 'queued' },
+					{ ...other, status: 'queued' },
+					{ ...blank, status: 'failed' },
+				]),
+			);
+			expect(rows).toHaveLength(3);
+			for (const row of rows.filter((r) => r.status === 'queued')) {
+				expect(jobs.find((job) => job.params.url === row.url)?.job_id).toBe(row.job_id);
+			}
+			const failed = rows.find((row) => row.status === 'failed')!;
+			expect(String(failed.error)).toMatch(/URL|query|place/i);
+			expect(String(failed.detail).length).toBeGreaterThan(0);
 		});
 
 		it('Weekly prices of a product search: one row per product found in product_prices', async () => {

@@ -9,8 +9,9 @@ import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { connect } from './harness/state';
 import { chain, nodeOutput, nodeRun, splitOutNode, webhookNode } from './harness/workflows';
 
-// A submission refused in HTTP 200 (`failed-200`) is no transport fault: edges.test.ts covers it.
-type Kind = Exclude<Fault['kind'], 'failed-200'>;
+// A submission refused in HTTP 200 (`failed-200`) or in the API's error shape (`refused`) is no
+// transport fault: edges.test.ts and settings-matrix.test.ts cover them.
+type Kind = Exclude<Fault['kind'], 'failed-200' | 'refused'>;
 type Api = NonNullable<Parameters<Simulator['injectFault']>[0]['api']>;
 
 let client: N8nClient;

@@ -446,6 +446,23 @@ const cases: Case[] = [
 		0,
 	],
 	[
+		'schedule 1.1, review profile by its fields: URL not http, named as the form names it',
+		{
+			...schedule({ parametersInput: 'fields', url: 'ftp://x.example.com', callback: CALLBACK }),
+			typeVersion: 1.1,
+		},
+		[{}],
+		/^Profile URL must be an http/,
+		0,
+	],
+	[
+		'schedule 1.1, review profile by its fields: none of URL, query and place ID',
+		{ ...schedule({ parametersInput: 'fields', url: '', callback: CALLBACK }), typeVersion: 1.1 },
+		[{}],
+		/^Profile URL, Search Query or Place ID is required/,
+		0,
+	],
+	[
 		'schedule: add_bulk profile without a callback',
 		schedule({
 			endpoint: 'add_bulk',

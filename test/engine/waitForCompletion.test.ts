@@ -101,6 +101,7 @@ describe('Wait for Completion (Profile → Add)', () => {
 		expect(item).toMatchObject({
 			customer: 'acme',
 			error: `Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
+			message: expect.stringMatching(/^The service could not collect from the given URL/),
 			details: { outcome: 'invalid_url', wait_status: 'invalid_url', id: String(ack.job_id) },
 		});
 	});
@@ -388,5 +389,43 @@ describe('Wait for Completion at the edges: refused, empty, not final', () => {
 		} finally {
 			await receiver.close();
 		}
+	});
+});
+
+describe('Wait for Completion with Retry On Fail', () => {
+	it('a submission refused on the first try is sent again, and the execution waits once for its one job', async () => {
+		const receiver = await startReceiver();
+		context.sim.injectFault({ api: 'review', kind: 'refused', times: 1 });
+		const waiting = await runNode(
+			context.sim,
+			{ ...addAndWait, retryOnFail: true, maxTries: 3, waitBetweenTries: 1 },
+			[{}],
+			{ baseUrl: receiver.url },
+		);
+		expect(waiting.status).toBe('waiting');
+		expect(context.sim.submissions()['https://reviews.example.com/biz/wait']).toBe(2);
+		expect(context.sim.counts().jobs).toBe(1);
+		await context.sim.waitForDeliveries(1, 5000);
+		await receiver.close();
+		const [ack] = waiting.items();
+		const resumed = await waiting.resume({ body: receiver.received[0].body, path: NODE_ID });
+		expect(resumed.status).toBe('success');
+		expect(resumed.json('Node Under Test')).toEqual([
+			expect.objectContaining({ job_id: ack.job_id, wait_status: 'completed' }),
+		]);
+	});
+
+	it('a submission the service answered with a 5xx is not sent again by the retry, which fails saying so', async () => {
+		context.sim.injectFault({ api: 'review', kind: '500', times: 1 });
+		const failed = await runNode(context.sim, {
+			...addAndWait,
+			retryOnFail: true,
+			maxTries: 3,
+			waitBetweenTries: 1,
+		});
+		expect(failed.status).toBe('error');
+		expect(context.sim.submissions()['https://reviews.example.com/biz/wait']).toBe(1);
+		const error = failed.nodeError('Node Under Test') as { description?: string };
+		expect(error.description).toContain('Not sent again by Retry On Fail');
 	});
 });

@@ -46,6 +46,17 @@ describe('nodes/shared is split by side', () => {
 		expect(wrong).toEqual([]);
 	});
 
+	it('incoming code (what is received) imports nothing of the outgoing side', () => {
+		const wrong = files
+			.filter(({ file }) => side(file) === 'incoming')
+			.flatMap(({ file, imports }) =>
+				imports
+					.filter((target) => side(target) === 'outgoing')
+					.map((target) => `${file} → ${target}`),
+			);
+		expect(wrong).toEqual([]);
+	});
+
 	it('what both sides share imports neither side', () => {
 		const wrong = files
 			.filter(({ file }) => side(file) === 'both')

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { FieldReader } from '../../shared/outgoing/validation';
-import { oneResumedItem, type Waiting } from '../../shared/outgoing/waitForCompletion';
+import { oneResumedItem, type Waiting } from '../../shared/waiting/record';
 import { postItems } from './results';
 
 /**

@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteData,
 	INodeExecutionData,
+	INodeProperties,
 	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
@@ -14,16 +15,19 @@ import {
 	RESUME_TOKEN_PARAMETER,
 	tokenMatches,
 } from '../awaitedJob';
+import { errorOutputJson, usesErrorOutput } from '../errorOutput';
 import { hasContextCustomData, readExecutionCustomData } from '../executionCustomData';
+import { withoutKeys } from '../json';
 import { redactEchoedSecrets } from '../redact';
 import { markResumedFailure } from '../resumedFailure';
-import type { OperationTable } from '../outgoing/router';
+import { lookUpOperation, type OperationsOf } from '../operationTable';
 import {
 	completedResults,
 	oneResumedItem,
 	WAIT_STATUS_FIELD,
 	type ParameterReader,
-} from '../outgoing/waitForCompletion';
+	type Waiting,
+} from '../waiting/record';
 import {
 	normalizePayload,
 	payloadId,
@@ -52,12 +56,11 @@ export const callbackResumeWebhooks: IWebhookDescription[] = [
  */
 export async function resumeWaitingOperation(
 	this: IWebhookFunctions,
-	operations: OperationTable,
+	operations: OperationsOf<{ description: INodeProperties[]; waiting?: Waiting }>,
 ): Promise<IWebhookResponseData> {
 	const resource = this.getNodeParameter('resource', '') as string;
 	const operationName = this.getNodeParameter('operation', '') as string;
-	const operation = operations[resource]?.[operationName];
-	const waiting = operation && 'waiting' in operation ? operation.waiting : undefined;
+	const waiting = lookUpOperation(operations, resource, operationName)?.waiting;
 	const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback);
 	const toItems = waiting?.resumedItems ?? oneResumedItem;
 	return resumeWithResults.call(this, (payload) => toItems(payload, this.getNode(), parameter));
@@ -109,8 +112,7 @@ function resumeWithResults(
 
 /** The delivered envelope without its (empty) records, and a count that says there were none. */
 function emptyResult(payload: IDataObject): IDataObject {
-	const { results: _results, reviews: _reviews, ...envelope } = payload;
-	return { ...envelope, result_count: 0 };
+	return { ...withoutKeys(payload, 'results', 'reviews'), result_count: 0 };
 }
 
 function continuesOnError(node: ReturnType<IWebhookFunctions['getNode']>): boolean {
@@ -151,14 +153,12 @@ function resumeWithFailure(
 		id: jobId,
 		payload,
 	};
-	if (node.onError === 'continueErrorOutput') {
+	if (usesErrorOutput(node)) {
 		// n8n rebuilds a resumed node's error output from the items of its first output whose JSON
 		// holds only `error`, `message` and `details`, merged into the input item they came from
 		// (handleNodeErrorOutput): an item put straight on the error output would be dropped.
-		const { error, ...details } = errorItem;
-		// n8n 1.x keeps an error item's JSON only when it is `error` alone or with `message`: there
-		// the description goes in `message`, and the outcome is in the error's own words.
-		const json = hasContextCustomData(this) ? { error, details } : { error, message: description };
+		const details = withoutKeys(errorItem, 'error');
+		const json = errorOutputJson(this, message, description, details);
 		const item: INodeExecutionData = { json, pairedItem: { item: 0 } };
 		return { webhookResponse: { received: true }, workflowData: [[item]] };
 	}

@@ -11,6 +11,9 @@
  *   of Return All, and Photo Post results after their status;
  * - a batch operation (`executeBatch`, Add Many), whose requests each carry many items;
  * - requests for no input item: a trigger's activation hooks and the editor's list search.
+ *
+ * n8n's Retry On Fail runs `execute()` again on the same input: a submission the service
+ * acknowledged in an earlier try is answered from retryMemory.ts, never sent again.
  */
 import type {
 	IDataObject,
@@ -20,14 +23,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { failedItemJson } from '../errorOutput';
+import { lookUpOperation, type OperationsOf } from '../operationTable';
 import { throwResumedFailure } from '../resumedFailure';
-import { apiRequest, toNodeError, type ServiceRequest } from './transport';
+import type { Waiting } from '../waiting/record';
+import { notSentAgain, retryMemory, type RetryMemory } from './retryMemory';
+import { apiRequest, mayHaveBeenCarriedOut, toNodeError, type ServiceRequest } from './transport';
 import {
 	awaitCompletion,
 	claimResumeUrl,
 	isWaitingRequested,
 	readTimeLimitMinutes,
-	type Waiting,
 } from './waitForCompletion';
 
 export type ItemOutput = IDataObject | IDataObject[];
@@ -35,8 +41,11 @@ export type ItemOutput = IDataObject | IDataObject[];
 /** One item's request, built without sending anything, and what its answer becomes. */
 export interface PreparedItem {
 	request: ServiceRequest;
-	/** The item's output from the answer (the answer itself without it). */
-	toOutput?: (answer: any) => ItemOutput | Promise<ItemOutput>;
+	/**
+	 * The item's output from the answer (the answer itself without it). A method, so that each
+	 * operation types the answer it expects of its endpoint.
+	 */
+	toOutput?(answer: unknown): ItemOutput | Promise<ItemOutput>;
 }
 
 /** An operation on one input item at a time. */
@@ -61,8 +70,7 @@ export interface BatchOperation {
 
 export type Operation = ItemOperation | BatchOperation;
 
-/** A node's operations by resource and operation name, as its parameters name them. */
-export type OperationTable = Record<string, Record<string, Operation>>;
+export type OperationTable = OperationsOf<Operation>;
 
 /**
  * Requests in flight at once. Like the HTTP Request node, an item does not wait for the round trip
@@ -71,17 +79,31 @@ export type OperationTable = Record<string, Record<string, Operation>>;
  */
 export const ITEM_CONCURRENCY = 5;
 
+/**
+ * A failed item in its input item's place. With "Continue (regular output)" it stays flat beside
+ * the others: `error`, `errorDescription`, `httpCode` and `extra`. With "Continue (using error
+ * output)" it takes the shape n8n sends to the error output (errorOutput.ts): `error`, the
+ * description as `message`, and the rest under `details` (n8n 2.x).
+ */
 export function errorItem(
+	this: IExecuteFunctions,
 	error: Error,
 	itemIndex: number,
 	extra: IDataObject = {},
 ): INodeExecutionData {
-	const json: IDataObject = { ...extra, error: error.message };
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.description) json.errorDescription = error.description;
-	}
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	return { json, pairedItem: { item: itemIndex } };
+	const description =
+		(error instanceof NodeApiError || error instanceof NodeOperationError) && error.description
+			? error.description
+			: undefined;
+	const httpCode = error instanceof NodeApiError && error.httpCode ? error.httpCode : undefined;
+	const flat: IDataObject & { error: string } = { ...extra, error: error.message };
+	if (description) flat.errorDescription = description;
+	if (httpCode) flat.httpCode = httpCode;
+	const details: IDataObject = httpCode ? { ...extra, httpCode } : extra;
+	return {
+		json: failedItemJson(this, flat, description, details),
+		pairedItem: { item: itemIndex },
+	};
 }
 
 export async function route(
@@ -90,7 +112,7 @@ export async function route(
 ): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName];
+	const operation = lookUpOperation(operations, resource, operationName);
 	if (!operation) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -124,13 +146,35 @@ function prepareItem(
 	};
 }
 
+/** The item's answer: sent, or the one an earlier try of n8n's Retry On Fail got (retryMemory.ts). */
+async function answerOf(
+	this: IExecuteFunctions,
+	request: ServiceRequest,
+	itemIndex: number,
+	memory: RetryMemory | undefined,
+): Promise<unknown> {
+	const earlier = memory?.recall(itemIndex, request);
+	if (earlier?.landed === true) return earlier.answer;
+	if (earlier) throw notSentAgain(earlier.error);
+	try {
+		const answer = await apiRequest.call(this, { ...request, itemIndex });
+		memory?.landed(itemIndex, request, answer);
+		return answer;
+	} catch (error) {
+		const itemError = toNodeError(this.getNode(), error, itemIndex);
+		if (mayHaveBeenCarriedOut(error)) memory?.mayHaveLanded(itemIndex, request, itemError);
+		throw itemError;
+	}
+}
+
 async function sendPrepared(
 	this: IExecuteFunctions,
 	{ request, toOutput }: PreparedItem,
 	itemIndex: number,
+	memory: RetryMemory | undefined,
 ): Promise<INodeExecutionData[]> {
-	const answer = await apiRequest.call(this, { ...request, itemIndex });
-	const output: ItemOutput = toOutput ? await toOutput(answer) : answer;
+	const answer = await answerOf.call(this, request, itemIndex, memory);
+	const output: ItemOutput = toOutput ? await toOutput(answer) : (answer as ItemOutput);
 	return (Array.isArray(output) ? output : [output]).map((json) => ({
 		json,
 		pairedItem: { item: itemIndex },
@@ -156,7 +200,7 @@ export async function runOperation(
 	const fail = (itemIndex: number, error: unknown): ItemFailure | undefined => {
 		const itemError = toNodeError(this.getNode(), error, itemIndex);
 		if (!continueOnFail) return { itemIndex, error: itemError };
-		outputs[itemIndex] = [errorItem(itemError, itemIndex)];
+		outputs[itemIndex] = [errorItem.call(this, itemError, itemIndex)];
 		return undefined;
 	};
 
@@ -172,13 +216,14 @@ export async function runOperation(
 	}
 
 	// Phase 2: once an item fails and the run stops, no further item is started.
+	const memory = retryMemory.call(this);
 	const failures: ItemFailure[] = [];
 	let next = 0;
 	const sendNext = async () => {
 		while (next < toSend.length && failures.length === 0) {
 			const { itemIndex, prepared } = toSend[next++];
 			try {
-				outputs[itemIndex] = await sendPrepared.call(this, prepared, itemIndex);
+				outputs[itemIndex] = await sendPrepared.call(this, prepared, itemIndex, memory);
 			} catch (error) {
 				const failure = fail(itemIndex, error);
 				if (failure) failures.push(failure);

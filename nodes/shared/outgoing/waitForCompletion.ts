@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -9,151 +9,17 @@ import {
 	resumeCallbackAddress,
 } from '../awaitedJob';
 import { requireExecutionCustomData } from '../executionCustomData';
+import { isObject } from '../json';
+import { DEFAULT_TIME_LIMIT_MINUTES, MINUTES_PER_UNIT } from '../waiting/fields';
+import {
+	completedResults,
+	oneResumedItem,
+	type ParameterReader,
+	type Waiting,
+} from '../waiting/record';
 import { FieldReader } from './validation';
 
-/**
- * Two days. The service retries a refused callback 2, 6 and 24 hours after the first failure, so
- * a result whose first delivery met n8n's 409 (sent before the execution was saved as waiting) or
- * any other refusal still finds this execution waiting at the last retry of a job finished within
- * a day.
- */
-export const DEFAULT_TIME_LIMIT_MINUTES = 2880;
-
-/** The field every resumed item carries, so a time-out (input items passed on) is easy to tell apart. */
-export const WAIT_STATUS_FIELD = 'wait_status';
-
-const TIME_LIMIT_DESCRIPTION =
-	"How long to wait for the results before the workflow goes on without them. The default (2 days) covers the service's retries of a refused callback, 2, 6 and 24 hours after the first attempt.";
-
-const MINUTES_PER_UNIT: Record<string, number> = { minutes: 1, hours: 60, days: 1440 };
-
-export const waitForCompletionFields: INodeProperties[] = [
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to pause the workflow until the service delivers the results to this execution, instead of returning the acknowledgement at once. The node fills in the callback itself; no polling.',
-	},
-	{
-		displayName:
-			'Results come back to this execution as one item, records in "results" or "reviews": add Split Out on that field for one item per record. A failed job stops this node; after the time limit the input items go on without "wait_status". n8n refuses deliveries over its body limit (16 MiB by default, ~20,000 reviews).',
-		name: 'waitNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { waitForCompletion: [true] } },
-	},
-	{
-		displayName: 'Time Limit (Minutes)',
-		name: 'waitTimeLimit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: DEFAULT_TIME_LIMIT_MINUTES,
-		description: TIME_LIMIT_DESCRIPTION,
-		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { lt: 1.2 } }] } },
-	},
-	{
-		displayName: 'Time Limit',
-		name: 'waitTimeLimitAmount',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 2,
-		description: TIME_LIMIT_DESCRIPTION,
-		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: 1.2 } }] } },
-	},
-	{
-		displayName: 'Time Limit Unit',
-		name: 'waitTimeLimitUnit',
-		type: 'options',
-		options: [
-			{ name: 'Days', value: 'days' },
-			{ name: 'Hours', value: 'hours' },
-			{ name: 'Minutes', value: 'minutes' },
-		],
-		default: 'days',
-		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: 1.2 } }] } },
-	},
-];
-
-/**
- * A submit operation's fields with the wait options placed just before the callback field they
- * replace (hidden while waiting: the node fills the callback itself), and a hint on that field.
- */
-export function withWaitForCompletion(
-	properties: INodeProperties[],
-	{ callbackParameter }: Waiting,
-): INodeProperties[] {
-	return properties.flatMap((property) =>
-		property.name === callbackParameter
-			? [
-					...waitForCompletionFields.map((field) => ({
-						...field,
-						displayOptions: mergeShow(field.displayOptions, property.displayOptions),
-					})),
-					{
-						...property,
-						hint: 'Or turn on Wait for Completion above: the node fills this in and this workflow waits for the results',
-						displayOptions: {
-							...property.displayOptions,
-							hide: { ...property.displayOptions?.hide, waitForCompletion: [true] },
-						},
-					},
-				]
-			: [property],
-	);
-}
-
-/** A wait field shows where its callback field shows (its resource and operation). */
-function mergeShow(
-	own: INodeProperties['displayOptions'],
-	callback: INodeProperties['displayOptions'],
-): INodeProperties['displayOptions'] {
-	if (!callback?.show && !own?.show) return own;
-	return { ...own, show: { ...callback?.show, ...own?.show } };
-}
-
-/** Reads a parameter of the waiting node, in execute() (for its item) or in the resume webhook. */
-export type ParameterReader = (name: string, fallback: unknown) => unknown;
-
-/**
- * What a submit operation waits on when Wait for Completion is on. The router applies it: it fills
- * `callbackParameter` with this execution's resume address, sends, and puts the execution to wait
- * for the acknowledgement's `idField`; the shared resume webhook (incoming/resume.ts) turns the
- * delivery into items with `resumedItems`.
- */
-export interface Waiting {
-	/** The callback parameter the node fills itself while waiting (and hides). */
-	callbackParameter: string;
-	/** The field of the acknowledgement that the callback will carry. */
-	idField: 'job_id' | 'request_id';
-	/** Whether the service answered with the results at once: then there is nothing to wait for. */
-	answeredAtOnce?: (answer: IDataObject) => boolean;
-	/** What waited-for results become, answered at once or delivered; `oneResumedItem` if unset. */
-	resumedItems?: (payload: IDataObject, node: INode, parameter: ParameterReader) => IDataObject[];
-}
-
-/** Marks results that reached this node through its callback rather than from a time-out. */
-export function completedResults(results: IDataObject[]): IDataObject[] {
-	return results.map((json) => ({
-		...json,
-		[WAIT_STATUS_FIELD]: 'completed',
-		outcome: 'completed',
-	}));
-}
-
-/**
- * One resumed item holding the delivery's records. n8n links resumed item i to the waiting node's
- * input item i whatever the webhook says (`addPairedItemLineage`), and a waiting node has one input
- * item: a second resumed item would point at an input item that does not exist, and
- * `$('Earlier node').item` in any later node would fail. Split Out on the records list gives one
- * item per record with the link kept.
- */
-export function oneResumedItem(payload: IDataObject): IDataObject[] {
-	const records = Array.isArray(payload.results) ? payload.results : payload.reviews;
-	const count = Array.isArray(records) ? records.length : 0;
-	return [{ ...payload, result_count: payload.result_count ?? count }];
-}
+/** The execute side of Wait for Completion: the router's calls before sending and on the answer. */
 
 export function isWaitingRequested(this: IExecuteFunctions, itemIndex: number): boolean {
 	return this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
@@ -235,9 +101,9 @@ export async function awaitCompletion(
 	itemIndex: number,
 	waiting: Waiting,
 	timeLimitMinutes: number,
-	answer: IDataObject | null | undefined,
+	answer: unknown,
 ): Promise<IDataObject[]> {
-	const acknowledgement = answer ?? {};
+	const acknowledgement = isObject(answer) ? answer : {};
 	if (waiting.answeredAtOnce?.(acknowledgement)) {
 		const parameter: ParameterReader = (name, fallback) =>
 			this.getNodeParameter(name, itemIndex, fallback);

@@ -4,7 +4,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { ScrapingCallbackTrigger } from '../../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
 import { payloadId, recognizePayload } from '../../../nodes/shared/incoming/callbackPayload';
-import { LARGE_DELIVERY_LIMIT_MIB } from '../../../nodes/shared/incoming/trigger/body';
+import { LARGE_DELIVERY_LIMIT_MIB } from '../../../nodes/shared/incoming/trigger/deliveryBody';
 import { secretsMatch } from '../../../nodes/shared/incoming/trigger/secret';
 
 const samples: Record<string, IDataObject> = {

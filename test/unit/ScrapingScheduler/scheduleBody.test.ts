@@ -1,7 +1,7 @@
 import {
 	buildScheduleBody,
 	type ScheduleInput,
-} from '../../../nodes/shared/outgoing/schedule/body';
+} from '../../../nodes/shared/outgoing/schedule/scheduleBody';
 import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 

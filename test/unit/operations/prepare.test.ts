@@ -4,7 +4,7 @@ import * as product from '../../../nodes/EcommerceSearch/actions/product';
 import * as listingAudit from '../../../nodes/ReviewScraper/actions/listingAudit';
 import * as profile from '../../../nodes/ReviewScraper/actions/profile';
 import * as respondJob from '../../../nodes/ReviewScraper/actions/respondJob';
-import { scheduleBodyFor } from '../../../nodes/shared/outgoing/schedule/body';
+import { scheduleBodyFor } from '../../../nodes/ScheduledScrapeTrigger/schedule';
 import * as schedule from '../../../nodes/ScrapingScheduler/actions/schedule';
 import * as photoPost from '../../../nodes/SocialScraper/actions/photoPost';
 import * as socialPost from '../../../nodes/SocialScraper/actions/socialPost';

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { withoutKeys } from '../../../shared/json';
 import {
 	additionalFields,
 	limitField,
@@ -8,12 +9,9 @@ import {
 	returnAllField,
 } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
-import {
-	oneResumedItem,
-	withWaitForCompletion,
-	type Waiting,
-} from '../../../shared/outgoing/waitForCompletion';
 import { FieldReader } from '../../../shared/outgoing/validation';
+import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import { oneResumedItem, type Waiting } from '../../../shared/waiting/record';
 import { productFiltersField } from './filterFields';
 import { buildFilters } from './filters';
 
@@ -115,8 +113,7 @@ export function searchOutputItems(
 		...product,
 	}));
 	if (!includeSummary) return products;
-	const { results: _results, ...summary } = response;
-	return [...products, summary];
+	return [...products, withoutKeys(response, 'results')];
 }
 
 const SOURCE_LABELS: Record<string, string> = {

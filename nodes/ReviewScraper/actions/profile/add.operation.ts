@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { profileFields, readProfile } from '../../../shared/outgoing/profile';
 import type { PreparedItem } from '../../../shared/outgoing/router';
-import { withWaitForCompletion, type Waiting } from '../../../shared/outgoing/waitForCompletion';
+import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import type { Waiting } from '../../../shared/waiting/record';
 
 export const waiting: Waiting = { callbackParameter: 'callback', idField: 'job_id' };
 

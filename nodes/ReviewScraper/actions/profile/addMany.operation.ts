@@ -8,8 +8,16 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import { optionsCollection } from '../../../shared/outgoing/descriptions';
 import { profileFields, readProfile } from '../../../shared/outgoing/profile';
+import { failedItemJson } from '../../../shared/errorOutput';
+import { notSentAgain, retryMemory } from '../../../shared/outgoing/retryMemory';
 import { errorItem } from '../../../shared/outgoing/router';
-import { apiRequest, toNodeError, type ServiceRequest } from '../../../shared/outgoing/transport';
+import {
+	apiRequest,
+	markPossiblyCarriedOut,
+	mayHaveBeenCarriedOut,
+	toNodeError,
+	type ServiceRequest,
+} from '../../../shared/outgoing/transport';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import {
 	checkInputProfile,
@@ -146,7 +154,7 @@ export async function executeBatch(
 	const fail = (error: unknown, itemIndex: number, extra?: IDataObject) => {
 		const itemError = toNodeError(node, error, itemIndex);
 		if (!continueOnFail) throw itemError;
-		output.push(errorItem(itemError, itemIndex, extra));
+		output.push(errorItem.call(this, itemError, itemIndex, extra));
 	};
 	const add = (itemIndex: number, where: string, profile: IDataObject) => {
 		pending.push({ unit: output.length, itemIndex, where, profile });
@@ -219,8 +227,26 @@ export async function executeBatch(
 	const refused: Array<{ where: string; itemIndex: number; message: string; status?: unknown }> =
 		[];
 	const queued: string[] = [];
-	for (let start = 0; start < pending.length; start += batchSize) {
-		const batch = pending.slice(start, start + batchSize);
+	const accept = ({ unit, itemIndex, where, profile }: Pending, element: IDataObject) => {
+		queued.push(describeQueued(where, element, profile));
+		output[unit] = { json: element, pairedItem: { item: itemIndex } };
+	};
+
+	// n8n's Retry On Fail runs this again with the same input: a profile that an earlier try got
+	// queued is not sent again (a second job), and one whose request may have been carried out
+	// fails again unsent. Only the rest goes into this try's batches.
+	const memory = retryMemory.call(this);
+	const profileRequest = ({ profile }: Pending) => bulkRequest([profile]);
+	const toSend: Pending[] = [];
+	for (const entry of pending) {
+		const earlier = memory?.recall(entry.unit, profileRequest(entry));
+		if (earlier?.landed === true) accept(entry, earlier.answer as IDataObject);
+		else if (earlier) fail(notSentAgain(earlier.error), entry.itemIndex);
+		else toSend.push(entry);
+	}
+
+	for (let start = 0; start < toSend.length; start += batchSize) {
+		const batch = toSend.slice(start, start + batchSize);
 		let results: unknown;
 		try {
 			// A batch operation: its requests carry many items, so it sends them itself (router.ts).
@@ -229,13 +255,21 @@ export async function executeBatch(
 				itemIndex: batch[0].itemIndex,
 			});
 			if (!Array.isArray(results) || results.length !== batch.length) {
-				throw new NodeOperationError(
-					node,
-					`The bulk response has ${Array.isArray(results) ? results.length : 'no'} elements for ${batch.length} profiles`,
-					{ itemIndex: batch[0].itemIndex },
+				// The service took the request: which of its profiles it queued cannot be told.
+				throw markPossiblyCarriedOut(
+					new NodeOperationError(
+						node,
+						`The bulk response has ${Array.isArray(results) ? results.length : 'no'} elements for ${batch.length} profiles`,
+						{ itemIndex: batch[0].itemIndex },
+					),
 				);
 			}
 		} catch (error) {
+			if (mayHaveBeenCarriedOut(error)) {
+				for (const entry of batch) {
+					memory?.mayHaveLanded(entry.unit, profileRequest(entry), error as Error);
+				}
+			}
 			const batchError = toNodeError(node, error, batch[0].itemIndex);
 			if (!continueOnFail) {
 				if (queued.length > 0) {
@@ -244,19 +278,25 @@ export async function executeBatch(
 				}
 				throw batchError;
 			}
-			for (const { unit, itemIndex } of batch) output[unit] = errorItem(batchError, itemIndex);
+			for (const { unit, itemIndex } of batch) {
+				output[unit] = errorItem.call(this, batchError, itemIndex);
+			}
 			continue;
 		}
 
-		batch.forEach(({ unit, itemIndex, where, profile }, position) => {
+		batch.forEach((entry, position) => {
+			const { unit, itemIndex, where } = entry;
 			const element = (results as IDataObject[])[position] ?? {};
 			if (element.success === false) {
 				const message = String(element.message ?? 'The service refused this profile');
 				refused.push({ where, itemIndex, message, status: element.status });
-				output[unit] = { json: { ...element, error: message }, pairedItem: { item: itemIndex } };
+				output[unit] = {
+					json: failedItemJson(this, { ...element, error: message }, undefined, element),
+					pairedItem: { item: itemIndex },
+				};
 			} else {
-				queued.push(describeQueued(where, element, profile));
-				output[unit] = { json: element, pairedItem: { item: itemIndex } };
+				memory?.landed(unit, profileRequest(entry), element);
+				accept(entry, element);
 			}
 		});
 	}

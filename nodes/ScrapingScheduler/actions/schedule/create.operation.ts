@@ -1,7 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { profileField, profileFields, readProfile } from '../../../shared/outgoing/profile';
+import {
+	profileField,
+	profileFields,
+	profileLabel,
+	readProfileParameters,
+	type ProfileKey,
+} from '../../../shared/outgoing/profile';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import {
 	frequencyField,
@@ -13,7 +19,7 @@ import {
 	buildScheduleBody,
 	CALLBACK_REQUIRED,
 	type ScheduleInput,
-} from '../../../shared/outgoing/schedule/body';
+} from '../../../shared/outgoing/schedule/scheduleBody';
 import { scheduleRequests, scheduleResults } from '../../../shared/outgoing/schedule/client';
 import {
 	FieldReader,
@@ -212,7 +218,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 		scheduleName: parameter('scheduleName', ''),
 	};
 
-	let target: Pick<ScheduleInput, 'queryParams' | 'headers' | 'body'>;
+	let target: Pick<ScheduleInput, 'queryParams' | 'headers' | 'body' | 'profileLabel'>;
 	if (input === API_FIELDS) {
 		const callback = read.optionalUrl('Callback URL', parameter('callback', ''));
 		if (service === 'rsapi' && endpoint === 'add_bulk') {
@@ -227,11 +233,17 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 			};
 		} else {
 			if (!callback) throw read.fail('Callback URL', CALLBACK_REQUIRED);
-			const queryParams =
+			// The profile is read here and checked once, by buildScheduleBody, in the form's words.
+			target =
 				service === 'rsapi'
-					? readProfile.call(this, itemIndex)
-					: pairsOf('queryParameters', 'Query Parameters');
-			target = { queryParams: { ...queryParams, callback } };
+					? {
+							queryParams: {
+								...readProfileParameters.call(this, itemIndex),
+								callback,
+							} as IDataObject,
+							profileLabel: (key) => profileLabel(key as ProfileKey),
+						}
+					: { queryParams: { ...pairsOf('queryParameters', 'Query Parameters'), callback } };
 		}
 	} else if (input === 'json') {
 		target = {

@@ -3,10 +3,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFields } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
-import { withWaitForCompletion } from '../../../shared/outgoing/waitForCompletion';
 import { FieldReader } from '../../../shared/outgoing/validation';
-import { callbackUrlField, externalIdentifierOption, waitingForPosts } from '../fields';
-import { addExternalIdentifier, requiredUrl } from '../fields';
+import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import {
+	addExternalIdentifier,
+	callbackUrlField,
+	externalIdentifierOption,
+	requiredUrl,
+	waitingForPosts,
+} from '../fields';
 
 export const waiting = waitingForPosts;
 

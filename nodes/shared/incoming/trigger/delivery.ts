@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { payloadId, payloadOutcome, recognizePayload, type PayloadKind } from '../callbackPayload';
 import { isObject } from '../../json';
 import { redactEchoedSecrets } from '../../redact';
-import { readDeliveryBody } from './body';
+import { readDeliveryBody } from './deliveryBody';
 import { deliveryItems, deliveryKey } from './items';
 import type { DeliveryOptions } from './options';
 import { contentDigest, screenDelivery, type DeliveryMemory } from './recentDeliveries';

@@ -3,6 +3,21 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isObject } from '../../json';
 
+/**
+ * Errors of a submission whose answer was lost or was a server error: the service may have carried
+ * it out, so nothing may send it again (not the transport, not n8n's Retry On Fail).
+ */
+const possiblyCarriedOut = new WeakSet<Error>();
+
+export function markPossiblyCarriedOut<E extends Error>(error: E): E {
+	possiblyCarriedOut.add(error);
+	return error;
+}
+
+export function mayHaveBeenCarriedOut(error: unknown): boolean {
+	return error instanceof Error && possiblyCarriedOut.has(error);
+}
+
 export interface RequestSummary {
 	method: string;
 	path: string;

@@ -6,5 +6,11 @@ export {
 } from './request';
 export { retryPolicy } from './retryPolicy';
 export { fetchAllPages, type Page } from './pagination';
-export { isServiceFailure, serviceError, toNodeError } from './errors';
+export {
+	isServiceFailure,
+	markPossiblyCarriedOut,
+	mayHaveBeenCarriedOut,
+	serviceError,
+	toNodeError,
+} from './errors';
 export { API_ADDRESSES, type ApiName } from './apis';

@@ -12,6 +12,7 @@ import { isObject } from '../../json';
 import { API_ADDRESSES, DEFAULT_REQUESTS_PER_SECOND, SECRET_FIELDS, type ApiName } from './apis';
 import {
 	isServiceFailure,
+	markPossiblyCarriedOut,
 	rateLimitError,
 	serviceError,
 	transportError,
@@ -133,7 +134,10 @@ function requestsPerSecond(this: RequestContext, value: unknown, itemIndex?: num
  * connection was refused before anything was sent; a POST that failed after reaching the service
  * may have queued a job, so it is reported, not repeated.
  */
-export async function apiRequest(this: RequestContext, options: ApiRequestOptions): Promise<any> {
+export async function apiRequest(
+	this: RequestContext,
+	options: ApiRequestOptions,
+): Promise<unknown> {
 	const node = this.getNode();
 	const { credentialType, baseUrlField, label } = API_ADDRESSES[options.api];
 	const credentials = await this.getCredentials(credentialType);
@@ -196,7 +200,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 			}
 			const maybeProcessed = !idempotent && !NOT_SENT_CODES.has(outcome.code);
 			// The code stays out of the message: NodeApiError would swap such a message for a generic one.
-			throw transportError(
+			const error = transportError(
 				node,
 				summary,
 				`Could not reach the ${label}`,
@@ -206,6 +210,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 						: 'The connection could not be made') +
 					attemptsNote,
 			);
+			throw maybeProcessed ? markPossiblyCarriedOut(error) : error;
 		}
 
 		const { statusCode, headers } = outcome.response;
@@ -216,7 +221,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 				await sleep(backoffMs(attempt - 1));
 				continue;
 			}
-			throw transportError(
+			const error = transportError(
 				node,
 				summary,
 				`The ${label} sent a response that is not valid JSON (HTTP ${statusCode})`,
@@ -225,6 +230,7 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 					: 'The request reached the service and was not repeated: it may have been processed. Check before submitting again') +
 					attemptsNote,
 			);
+			throw idempotent ? error : markPossiblyCarriedOut(error);
 		}
 
 		// Every answer can echo a callback address; none may carry its secret into an item or error.
@@ -247,7 +253,8 @@ export async function apiRequest(this: RequestContext, options: ApiRequestOption
 		}
 		const error = serviceError(node, summary, statusCode, body);
 		if (attempt > 2) error.description = `${error.description ?? ''}${attemptsNote}`;
-		throw error;
+		// A server error can come after the work was done: a submission answered so is not repeated.
+		throw !idempotent && statusCode >= 500 ? markPossiblyCarriedOut(error) : error;
 	}
 }
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkProfileObject, type ProfileKey, type RawProfile } from '../profile';
-import { parseJsonParameter, type FieldReader } from '../validation';
+import { checkProfileObject } from '../profile';
+import type { FieldReader } from '../validation';
 import {
 	FREQUENCIES,
 	REVIEW_INDEX_ENDPOINT_OPTIONS,
@@ -24,6 +24,8 @@ export interface ScheduleInput {
 	headers?: IDataObject;
 	queryParams?: IDataObject;
 	body?: IDataObject | IDataObject[];
+	/** How errors name a key of the profile in `queryParams`; by default as a query parameter. */
+	profileLabel?: (key: string) => string;
 }
 
 export const CALLBACK_REQUIRED =
@@ -99,7 +101,8 @@ export function buildScheduleBody(read: FieldReader, input: ScheduleInput): IDat
 	let queryParams = input.queryParams;
 	if (service === 'rsapi' && endpoint === 'add') {
 		if (Array.isArray(body)) throw read.fail('Body', 'must be an object for endpoint add');
-		queryParams = checkProfileObject(read, queryParams ?? {}, (key) => `Query Parameters "${key}"`);
+		const label = input.profileLabel ?? ((key: string) => `Query Parameters "${key}"`);
+		queryParams = checkProfileObject(read, queryParams ?? {}, label);
 		if (!queryParams.callback) throw read.fail('Query Parameters "callback"', CALLBACK_REQUIRED);
 	}
 	if (service === 'rsapi' && endpoint === 'add_bulk') {
@@ -133,66 +136,4 @@ export function buildScheduleBody(read: FieldReader, input: ScheduleInput): IDat
 	if (!isEmpty(queryParams)) scheduleBody.query_params = queryParams;
 	if (!isEmpty(body)) scheduleBody.body = body;
 	return scheduleBody;
-}
-
-/** The profile keys the trigger shows as fields of its own (One Review Profile). */
-export const TRIGGER_PROFILE_KEYS: readonly ProfileKey[] = [
-	'url',
-	'query',
-	'place_id',
-	'blocks',
-	'external_identifier',
-];
-
-export interface TriggerSettings {
-	collect: 'profile' | 'profileList' | 'reviewIndex';
-	frequency: string;
-	profiles?: unknown;
-	reviewIndexEndpoint?: string;
-	reviewIndexParameters?: unknown;
-	/** One Review Profile's fields, by service key, not yet checked. */
-	profile: RawProfile;
-}
-
-/**
- * The Recurring Reviews Trigger's schedule body for what it collects, with `callback` (this trigger's own webhook
- * URL, secret included) put where the target API expects it.
- */
-export function scheduleBodyFor(
-	read: FieldReader,
-	settings: TriggerSettings,
-	callback: string,
-	scheduleName: string,
-): IDataObject {
-	const common = { frequency: settings.frequency, scheduleName };
-	if (settings.collect === 'profileList') {
-		const profiles = (parseJsonParameter(read, 'Profiles (JSON List)', settings.profiles, 'list') ??
-			[]) as IDataObject[];
-		return buildScheduleBody(read, {
-			...common,
-			service: 'rsapi',
-			endpoint: 'add_bulk',
-			body: profiles.map((profile) => ({ ...profile, callback })),
-		});
-	}
-	if (settings.collect === 'reviewIndex') {
-		const queryParams = (parseJsonParameter(
-			read,
-			'Review Index Parameters (JSON)',
-			settings.reviewIndexParameters,
-			'object',
-		) ?? {}) as IDataObject;
-		return buildScheduleBody(read, {
-			...common,
-			service: 'riapi',
-			endpoint: settings.reviewIndexEndpoint,
-			queryParams: { ...queryParams, callback },
-		});
-	}
-	// An empty field or a count of 0 leaves the value to the service.
-	const queryParams: IDataObject = { callback };
-	for (const [key, value] of Object.entries(settings.profile)) {
-		if (value !== undefined && value !== '' && value !== 0) queryParams[key] = value;
-	}
-	return buildScheduleBody(read, { ...common, service: 'rsapi', endpoint: 'add', queryParams });
 }

@@ -1,0 +1,41 @@
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions, INode } from 'n8n-workflow';
+
+import { hasContextCustomData } from './executionCustomData';
+
+/** Whether the node's "On Error" setting is "Continue (using error output)". */
+export function usesErrorOutput(node: INode): boolean {
+	return node.onError === 'continueErrorOutput';
+}
+
+/**
+ * A failed item's JSON for the error output. n8n moves an item there only when its JSON holds
+ * nothing but `error`, `message` and `details` (n8n 1.x, whose contexts have no custom data of
+ * their own: `error` and a truthy `message`, nothing else), and merges it over the input item it
+ * is linked to (`handleNodeErrorOutput`, n8n-core). Setting the item's own `error` would move it
+ * too, but n8n then replaces its JSON with the message alone (`normalizeNodeErrors`), losing the
+ * service's description and HTTP code.
+ */
+export function errorOutputJson(
+	context: IExecuteFunctions | IWebhookFunctions,
+	error: string,
+	message: string | undefined,
+	details: IDataObject,
+): IDataObject {
+	const json: IDataObject = { error, message: message || error };
+	if (hasContextCustomData(context)) json.details = details;
+	return json;
+}
+
+/**
+ * A failed item's JSON where the node's On Error setting sends it: `flat` (with its `error`)
+ * beside the other items, or the error output's shape with `details` instead.
+ */
+export function failedItemJson(
+	context: IExecuteFunctions,
+	flat: IDataObject & { error: string },
+	message: string | undefined,
+	details: IDataObject,
+): IDataObject {
+	if (!usesErrorOutput(context.getNode())) return flat;
+	return errorOutputJson(context, flat.error, message, details);
+}

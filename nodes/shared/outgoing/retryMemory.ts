@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { ServiceRequest } from './transport';
+
+/**
+ * n8n's Retry On Fail calls `execute()` again with the same input, in the same process and with the
+ * same execute-data object, after any error (or, with Continue On Fail, an error item first). A
+ * submission the service already acknowledged must not be sent again: that is a second, billed job.
+ * So each try records, per item and request, what came back; the next try of the same node run
+ * reuses it instead of sending.
+ *
+ * Keyed by n8n's execute-data object in a WeakMap: n8n creates one per node run and drops it when
+ * the execution ends (a resumed execution gets a new one), so nothing outlives the execution and
+ * another execution or a later run of the node in a loop starts empty. The node name is part of the
+ * key because an AI agent's tool nodes run with the agent's execute data.
+ */
+const runs = new WeakMap<object, Map<string, Outcome>>();
+
+type Outcome = { landed: true; answer: unknown } | { landed: 'maybe'; error: Error };
+
+export interface RetryMemory {
+	/** What an earlier try got for this request of this item, if it must not be sent again. */
+	recall(itemIndex: number, request: ServiceRequest): Outcome | undefined;
+	/** The service acknowledged it: a retry returns the same answer. */
+	landed(itemIndex: number, request: ServiceRequest, answer: unknown): void;
+	/** It may have been carried out (the answer was lost): a retry reports it, never sends it. */
+	mayHaveLanded(itemIndex: number, request: ServiceRequest, error: Error): void;
+}
+
+/** Reading is repeatable: a GET is sent again by a retry, which also gets fresher data. */
+function isSubmission(request: ServiceRequest): boolean {
+	return request.method !== 'GET';
+}
+
+function keyOf(nodeName: string, itemIndex: number, request: ServiceRequest): string {
+	const content = createHash('sha256')
+		.update(JSON.stringify([request.api, request.method, request.path, request.qs, request.body]))
+		.digest('base64');
+	return `${nodeName}\n${itemIndex}\n${content}`;
+}
+
+/** Once only: the next try throws the same error again. */
+export function notSentAgain<E extends Error & { description?: string | null }>(error: E): E {
+	const note =
+		'Not sent again by Retry On Fail: the earlier try may have been carried out by the service.';
+	if (!error.description?.includes(note)) {
+		error.description = `${error.description ?? ''} ${note}`.trim();
+	}
+	return error;
+}
+
+/** This node run's memory; none (every try sends) where n8n gives no execute data. */
+export function retryMemory(this: IExecuteFunctions): RetryMemory | undefined {
+	const run = typeof this.getExecuteData === 'function' ? this.getExecuteData() : undefined;
+	if (!run || typeof run !== 'object') return undefined;
+	let outcomes = runs.get(run);
+	if (!outcomes) {
+		outcomes = new Map();
+		runs.set(run, outcomes);
+	}
+	const memory = outcomes;
+	const nodeName = this.getNode().name;
+	return {
+		recall: (itemIndex, request) =>
+			isSubmission(request) ? memory.get(keyOf(nodeName, itemIndex, request)) : undefined,
+		landed: (itemIndex, request, answer) => {
+			if (isSubmission(request)) {
+				memory.set(keyOf(nodeName, itemIndex, request), { landed: true, answer });
+			}
+		},
+		mayHaveLanded: (itemIndex, request, error) => {
+			if (isSubmission(request)) {
+				memory.set(keyOf(nodeName, itemIndex, request), { landed: 'maybe', error });
+			}
+		},
+	};
+}

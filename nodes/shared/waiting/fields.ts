@@ -1,0 +1,102 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Waiting } from './record';
+
+/**
+ * Two days. The service retries a refused callback 2, 6 and 24 hours after the first failure, so
+ * a result whose first delivery met n8n's 409 (sent before the execution was saved as waiting) or
+ * any other refusal still finds this execution waiting at the last retry of a job finished within
+ * a day.
+ */
+export const DEFAULT_TIME_LIMIT_MINUTES = 2880;
+
+const TIME_LIMIT_DESCRIPTION =
+	"How long to wait for the results before the workflow goes on without them. The default (2 days) covers the service's retries of a refused callback, 2, 6 and 24 hours after the first attempt.";
+
+export const MINUTES_PER_UNIT: Record<string, number> = { minutes: 1, hours: 60, days: 1440 };
+
+export const waitForCompletionFields: INodeProperties[] = [
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to pause the workflow until the service delivers the results to this execution, instead of returning the acknowledgement at once. The node fills in the callback itself; no polling.',
+	},
+	{
+		displayName:
+			'Results come back to this execution as one item, records in "results" or "reviews": add Split Out on that field for one item per record. A failed job stops this node; after the time limit the input items go on without "wait_status". n8n refuses deliveries over its body limit (16 MiB by default, ~20,000 reviews).',
+		name: 'waitNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { waitForCompletion: [true] } },
+	},
+	{
+		displayName: 'Time Limit (Minutes)',
+		name: 'waitTimeLimit',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: DEFAULT_TIME_LIMIT_MINUTES,
+		description: TIME_LIMIT_DESCRIPTION,
+		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { lt: 1.2 } }] } },
+	},
+	{
+		displayName: 'Time Limit',
+		name: 'waitTimeLimitAmount',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 2,
+		description: TIME_LIMIT_DESCRIPTION,
+		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: 1.2 } }] } },
+	},
+	{
+		displayName: 'Time Limit Unit',
+		name: 'waitTimeLimitUnit',
+		type: 'options',
+		options: [
+			{ name: 'Days', value: 'days' },
+			{ name: 'Hours', value: 'hours' },
+			{ name: 'Minutes', value: 'minutes' },
+		],
+		default: 'days',
+		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: 1.2 } }] } },
+	},
+];
+
+/**
+ * A submit operation's fields with the wait options placed just before the callback field they
+ * replace (hidden while waiting: the node fills the callback itself), and a hint on that field.
+ */
+export function withWaitForCompletion(
+	properties: INodeProperties[],
+	{ callbackParameter }: Waiting,
+): INodeProperties[] {
+	return properties.flatMap((property) =>
+		property.name === callbackParameter
+			? [
+					...waitForCompletionFields.map((field) => ({
+						...field,
+						displayOptions: mergeShow(field.displayOptions, property.displayOptions),
+					})),
+					{
+						...property,
+						hint: 'Or turn on Wait for Completion above: the node fills this in and this workflow waits for the results',
+						displayOptions: {
+							...property.displayOptions,
+							hide: { ...property.displayOptions?.hide, waitForCompletion: [true] },
+						},
+					},
+				]
+			: [property],
+	);
+}
+
+/** A wait field shows where its callback field shows (its resource and operation). */
+function mergeShow(
+	own: INodeProperties['displayOptions'],
+	callback: INodeProperties['displayOptions'],
+): INodeProperties['displayOptions'] {
+	if (!callback?.show && !own?.show) return own;
+	return { ...own, show: { ...callback?.show, ...own?.show } };
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { Simulator } from '../../simulator/server';
+import {
+	actionNodes,
+	arrange,
+	cases,
+	expectOutcome,
+	missingRows,
+	newestVersion,
+	nodeSettings,
+	rows,
+	type MatrixCase,
+} from '../settings/matrix';
+import type { N8nClient, NodeRun, WorkflowNode } from './harness/client';
+import { n8nMajor } from './harness/compat';
+import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { connect } from './harness/state';
+import { chain, nodeRun, splitOutNode, webhookNode } from './harness/workflows';
+
+/**
+ * n8n's Settings tab on every operation (test/settings/matrix.ts) in a real n8n, regular and queue
+ * mode and n8n 1.x: On Error's three modes x Retry On Fail, three items each. Each node's cases run
+ * one after the other (their faults and seeded records are the node's own), the four nodes side by
+ * side.
+ */
+let client: N8nClient;
+let simulator: Simulator;
+let credentials: Record<string, { id: string; name: string }>;
+const activated: string[] = [];
+const NODE = 'Node Under Test';
+const CREDENTIAL: Record<string, string> = {
+	reviewScraper: 'reviewScraperApi',
+	ecommerceSearch: 'scrapingApi',
+	socialScraper: 'scrapingApi',
+	scrapingScheduler: 'scrapingApi',
+};
+
+beforeAll(async () => {
+	({ client } = connect());
+	simulator = await startSimulator();
+	credentials = await createSimulatorCredentials(client, simulator, 'settings matrix');
+});
+
+afterAll(async () => {
+	for (const id of activated) await client.deactivate(id).catch(() => undefined);
+	await simulator?.stop();
+});
+
+it('has a row for every operation of every action node', () => {
+	expect(missingRows()).toEqual([]);
+});
+
+async function runCase(matrixCase: MatrixCase): Promise<void> {
+	const row = rows[matrixCase.node][matrixCase.operation];
+	const tag = randomUUID().slice(0, 8);
+	const { items, goodSent, refused } = await arrange(simulator, row, tag);
+	const credential = CREDENTIAL[matrixCase.node];
+	const node: WorkflowNode = {
+		id: randomUUID(),
+		name: NODE,
+		type: `n8n-nodes-review-scraping.${matrixCase.node}`,
+		typeVersion: newestVersion(actionNodes[matrixCase.node]),
+		position: [0, 0],
+		credentials: { [credential]: credentials[credential] },
+		...nodeSettings(matrixCase, row),
+	} as WorkflowNode;
+	const path = `settings-${tag}`;
+	const { id } = await client.createWorkflow({
+		name: `settings matrix: ${matrixCase.node} ${matrixCase.operation} ${matrixCase.onError} retry ${matrixCase.retry}`,
+		...chain([webhookNode(path), splitOutNode('body.items'), node]),
+	});
+	await client.activate(id);
+	activated.push(id);
+	await (await client.callWebhook(path, { items }, 30_000)).arrayBuffer();
+	const [execution] = await client.waitForExecutions(id, 1, 90_000);
+	await client.deactivate(id);
+	const run = nodeRun(execution, NODE) as unknown as Omit<NodeRun, 'error' | 'data'> & {
+		error?: { message?: string; context?: IDataObject };
+		data?: { main: Array<INodeExecutionData[] | null> };
+	};
+	expectOutcome(matrixCase, row, items as IDataObject[], {
+		status: execution.status,
+		error: run.error && {
+			message: run.error.message,
+			itemIndex: run.error.context?.itemIndex as number | undefined,
+		},
+		outputs: (run.data?.main ?? []).map((output) => output ?? []),
+		goodSent: goodSent(),
+		detailsKept: n8nMajor() >= 2,
+		refused,
+	});
+}
+
+it('every operation x On Error x Retry On Fail routes each item and submits nothing twice', async () => {
+	const started = Date.now();
+	const failures: string[] = [];
+	let ran = 0;
+	// jest starts concurrent tests before beforeAll has finished: the lanes run inside one test.
+	await Promise.all(
+		Object.keys(actionNodes).map(async (node) => {
+			for (const matrixCase of cases.filter((c) => c.node === node && rows[node]?.[c.operation])) {
+				try {
+					await runCase(matrixCase);
+				} catch (error) {
+					const name = `${node} ${matrixCase.operation}, On Error ${matrixCase.onError}, retry ${matrixCase.retry}`;
+					failures.push(`${name}: ${(error as Error).message}`);
+				}
+				ran++;
+			}
+		}),
+	);
+	console.log(
+		`settings matrix in real n8n: ${ran} cases in ${Math.round((Date.now() - started) / 1000)} s`,
+	);
+	expect(failures).toEqual([]);
+	expect(ran).toBe(cases.length);
+}, 900_000);

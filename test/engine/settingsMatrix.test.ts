@@ -1,0 +1,143 @@
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+
+import { arrange, cases, expectOutcome, missingRows, nodeSettings, rows } from '../settings/matrix';
+import { credentialsFor, credentialTypes, nodeTypes, useSimulator } from './fixtures';
+import { runWorkflow } from './harness';
+
+/** n8n's Settings tab on every operation (test/settings/matrix.ts), in n8n-core's own engine. */
+const context = useSimulator();
+const NODE = 'Node Under Test';
+
+it('has a row for every operation of every action node', () => {
+	expect(missingRows()).toEqual([]);
+	expect(cases.length).toBeGreaterThanOrEqual(16 * 6);
+});
+
+describe.each(cases)('$node $operation, On Error $onError, Retry On Fail $retry', (matrixCase) => {
+	const row = rows[matrixCase.node]?.[matrixCase.operation];
+	if (!row) return;
+
+	it('routes each item as n8n users expect and submits nothing twice', async () => {
+		const { items, goodSent, refused } = await arrange(context.sim, row, 'engine');
+		const run = await runWorkflow({
+			nodes: [
+				{
+					name: NODE,
+					type: `n8n-nodes-review-scraping.${matrixCase.node}`,
+					...nodeSettings(matrixCase, row),
+				},
+			],
+			nodeTypes,
+			credentialTypes,
+			credentials: credentialsFor(context.sim),
+			inputItems: items.map((json): INodeExecutionData => ({ json })),
+		});
+		const error = run.nodeError(NODE) as { message?: string; context?: { itemIndex?: number } };
+		expectOutcome(matrixCase, row, items, {
+			status: run.status,
+			error: error && { message: error.message, itemIndex: error.context?.itemIndex },
+			outputs: run.status === 'success' ? run.output(NODE) : [],
+			goodSent: goodSent(),
+			detailsKept: true,
+			refused,
+		});
+	});
+});
+
+const operationsWithRows = cases.filter(
+	(c) => c.onError === 'continueErrorOutput' && !c.retry && rows[c.node]?.[c.operation],
+);
+
+describe.each(operationsWithRows)(
+	'$node $operation, the rest of the Settings tab',
+	(matrixCase) => {
+		const row = rows[matrixCase.node][matrixCase.operation];
+		const run = async (items: IDataObject[], settings: Partial<INode>) =>
+			await runWorkflow({
+				nodes: [
+					{
+						name: NODE,
+						type: `n8n-nodes-review-scraping.${matrixCase.node}`,
+						...nodeSettings(matrixCase, row),
+						...settings,
+					},
+				],
+				nodeTypes,
+				credentialTypes,
+				credentials: credentialsFor(context.sim),
+				inputItems: items.map((json): INodeExecutionData => ({ json })),
+			});
+
+		it('Always Output Data: every item failed, so n8n puts one empty item on the success output', async () => {
+			// Item 2 is refused before sending: item 0's request is the only one, refused even for a list.
+			const { items } = await arrange(context.sim, row, 'always', true);
+			const result = await run([items[0], items[2]], { alwaysOutputData: true });
+			expect(result.status).toBe('success');
+			const [success, errors] = result.output(NODE);
+			expect(success.map((item) => item.json)).toEqual([{}]);
+			expect(errors.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1]);
+		});
+
+		it('Execute Once: only the first input item is sent', async () => {
+			const { items, goodSent } = await arrange(context.sim, row, 'once');
+			// The refusal is for items[0], which Execute Once never sends; a list's fault has no marker.
+			context.sim.clearFaults();
+			const result = await run([items[1], items[0], items[2]], { executeOnce: true });
+			expect(result.status).toBe('success');
+			const all = result.output(NODE).flat();
+			expect(all.length).toBeGreaterThan(0);
+			expect(all.every((item) => item.json.error === undefined)).toBe(true);
+			expect(all.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+			if (row.goodSubject) expect(goodSent()).toBe(1);
+		});
+	},
+);
+
+describe("Add Many: a profile refused in the bulk answer (the service's success: false element)", () => {
+	const addMany = (settings: Partial<INode>) => ({
+		name: NODE,
+		type: 'n8n-nodes-review-scraping.reviewScraper',
+		parameters: { resource: 'profile', operation: 'addMany', inputMode: 'autoMap' },
+		...settings,
+	});
+	const profiles = [
+		{ url: 'https://reviews.example.com/bulk/unknown-diff', diff: 999 },
+		{ url: 'https://reviews.example.com/bulk/good' },
+	];
+	const run = async (settings: Partial<INode>) =>
+		await runWorkflow({
+			nodes: [addMany(settings)],
+			nodeTypes,
+			credentialTypes,
+			credentials: credentialsFor(context.sim),
+			inputItems: profiles.map((json): INodeExecutionData => ({ json })),
+		});
+
+	it('goes to the error output with the service element in details; the good one is queued once', async () => {
+		const result = await run({ onError: 'continueErrorOutput' });
+		const [success, errors] = result.output(NODE);
+		expect(success.map((item) => item.json.success)).toEqual([true]);
+		expect(errors).toHaveLength(1);
+		expect(errors[0].pairedItem).toEqual({ item: 0 });
+		expect(errors[0].json).toMatchObject({
+			...profiles[0],
+			error: 'No diff job exists with id 999',
+			details: { success: false, status: 404 },
+		});
+	});
+
+	it('with Retry On Fail, each try sends only the refused profile again, never the queued one', async () => {
+		const result = await run({
+			onError: 'continueRegularOutput',
+			retryOnFail: true,
+			maxTries: 3,
+			waitBetweenTries: 1,
+		});
+		expect(result.status).toBe('success');
+		expect(context.sim.submissions()).toEqual({ [profiles[0].url]: 3, [profiles[1].url]: 1 });
+		const items = result.json(NODE);
+		expect(items[0]).toMatchObject({ error: 'No diff job exists with id 999' });
+		expect(items[1]).toMatchObject({ success: true, job_id: expect.any(Number) });
+		expect(context.sim.counts().jobs).toBe(1);
+	});
+});
