@@ -22,27 +22,103 @@ export type DeliveryVerdict =
 
 const windows = new Map<string, DeliveryEntry[]>();
 
-function canonical(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(canonical);
-	if (isObject(value)) {
-		const sorted: Record<string, unknown> = {};
-		for (const key of Object.keys(value).sort()) {
-			sorted[key] = canonical(value[key]);
-		}
-		return sorted;
-	}
-	return value;
+/** How much JSON text is gathered before it goes to the hash: few `update` calls, little memory. */
+const DIGEST_CHUNK = 64 * 1024;
+
+/** An object's keys as they came, and the text of each in the order the digest takes them. */
+interface KeyOrder {
+	keys: string[];
+	ordered: string[];
+	/** `"key":` for each of `ordered`. */
+	labels: string[];
 }
 
 /**
  * A digest of a delivery's content in which the order of object keys does not matter (the
  * service may serialise a retried body differently) but the order of array elements does.
+ *
+ * It hashes, piece by piece, exactly the text `JSON.stringify` gave for a key-sorted deep copy of
+ * the payload (users' Remove Duplicates histories hold digests made that way, in `deliveryKey`),
+ * without that copy or that text: for a 100 MiB delivery both were several times its size.
  */
 export function contentDigest(payload: unknown): string {
-	return createHash('sha256')
-		.update(JSON.stringify(canonical(payload)) ?? '')
-		.digest('hex')
-		.slice(0, 32);
+	const hash = createHash('sha256');
+	let pending = '';
+	const flush = () => {
+		hash.update(pending);
+		pending = '';
+	};
+	// The records of a list share their keys: the order found for one serves the next at its depth.
+	const orders: Array<KeyOrder | undefined> = [];
+	const walk = (value: unknown, depth: number): void => {
+		if (typeof value !== 'object' || value === null) {
+			pending += JSON.stringify(value);
+		} else if (Array.isArray(value)) {
+			pending += '[';
+			for (let index = 0; index < value.length; index++) {
+				if (index > 0) pending += ',';
+				const element: unknown = value[index];
+				if (isOmitted(element)) pending += 'null';
+				else walk(element, depth + 1);
+				if (pending.length >= DIGEST_CHUNK) flush();
+			}
+			pending += ']';
+		} else {
+			const keys = Object.keys(value);
+			let order = orders[depth];
+			if (order === undefined || !sameKeys(order.keys, keys)) {
+				const ordered = canonicalKeys(keys);
+				order = { keys, ordered, labels: ordered.map((key) => `${JSON.stringify(key)}:`) };
+				orders[depth] = order;
+			}
+			const { ordered, labels } = order;
+			let first = true;
+			for (let index = 0; index < ordered.length; index++) {
+				const child = (value as Record<string, unknown>)[ordered[index]];
+				if (isOmitted(child)) continue;
+				pending += first ? `{${labels[index]}` : `,${labels[index]}`;
+				first = false;
+				walk(child, depth + 1);
+				if (pending.length >= DIGEST_CHUNK) flush();
+			}
+			pending += first ? '{}' : '}';
+		}
+	};
+	if (!isOmitted(payload)) walk(payload, 0);
+	flush();
+	return hash.digest('hex').slice(0, 32);
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+	if (a.length !== b.length) return false;
+	for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+	return true;
+}
+
+/** What JSON.stringify leaves out of an object, and writes as null in an array. */
+const isOmitted = (value: unknown) =>
+	value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+const isArrayIndex = (key: string) => /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 2 ** 32 - 1;
+
+/**
+ * The keys in the order the former key-sorted copy listed them: that copy was a plain object
+ * built by assignment, so its array-index keys came first in numeric order, and a `__proto__` key
+ * set its prototype instead of a property (the key was left out of the text).
+ */
+function canonicalKeys(keys: string[]): string[] {
+	const sorted = [...keys].sort();
+	let indices = 0;
+	let proto = false;
+	for (const key of sorted) {
+		if (key === '__proto__') proto = true;
+		else if (isArrayIndex(key)) indices++;
+	}
+	if (indices === 0 && !proto) return sorted;
+	const named = sorted.filter((key) => key !== '__proto__' && !isArrayIndex(key));
+	if (indices === 0) return named;
+	const numbered = sorted.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
+	return [...numbered, ...named];
 }
 
 const isEntry = (value: unknown): value is DeliveryEntry =>
