@@ -1,4 +1,11 @@
-import type { IDataObject, IExecuteFunctions, IWebhookFunctions, INode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { hasContextCustomData } from './executionCustomData';
 
@@ -38,4 +45,31 @@ export function failedItemJson(
 ): IDataObject {
 	if (!usesErrorOutput(context.getNode())) return flat;
 	return errorOutputJson(context, flat.error, message, details);
+}
+
+/**
+ * A failed item in its input item's place. With "Continue (regular output)" it stays flat beside
+ * the others: `error`, `errorDescription`, `httpCode` and `extra`. With "Continue (using error
+ * output)" it takes the shape n8n sends to the error output (errorOutput.ts): `error`, the
+ * description as `message`, and the rest under `details` (n8n 2.x).
+ */
+export function errorItem(
+	this: IExecuteFunctions,
+	error: Error,
+	itemIndex: number,
+	extra: IDataObject = {},
+): INodeExecutionData {
+	const description =
+		(error instanceof NodeApiError || error instanceof NodeOperationError) && error.description
+			? error.description
+			: undefined;
+	const httpCode = error instanceof NodeApiError && error.httpCode ? error.httpCode : undefined;
+	const flat: IDataObject & { error: string } = { ...extra, error: error.message };
+	if (description) flat.errorDescription = description;
+	if (httpCode) flat.httpCode = httpCode;
+	const details: IDataObject = httpCode ? { ...extra, httpCode } : extra;
+	return {
+		json: failedItemJson(this, flat, description, details),
+		pairedItem: { item: itemIndex },
+	};
 }

@@ -2,14 +2,13 @@
  * The router of every action node: the per-item loop, Continue On Fail, paired items, and Wait for
  * Completion applied from each operation's declaration.
  *
- * Which requests go through the router. Every request an action node makes for an input item is
- * prepared by its operation (`prepare`: read, check, build; nothing sent) and sent by
- * `runOperation`; that gives every item the same checks before anything is sent, one pool, errors
- * that name the item, and item links. Only these call the transport (or the scheduling client)
- * themselves, and nothing else may:
+ * Which requests go through the router. Every request an action node makes for its input is
+ * prepared by its operation (`prepare`, or `batch.prepare` for an operation whose requests carry
+ * many items, Add Many; read, check, build; nothing sent) and sent here or by batches.ts; that
+ * gives every item the same checks before anything is sent, errors that name the item, Retry On
+ * Fail's memory and item links. Only these call the transport themselves, and nothing else may:
  * - requests that follow from an item's answer, made in that item's `toOutput`: the further pages
  *   of Return All, and Photo Post results after their status;
- * - a batch operation (`executeBatch`, Add Many), whose requests each carry many items;
  * - requests for no input item: a trigger's activation hooks and the editor's list search.
  *
  * n8n's Retry On Fail runs `execute()` again on the same input: a submission the service
@@ -23,10 +22,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { failedItemJson } from '../errorOutput';
+import { errorItem } from '../errorOutput';
 import { lookUpOperation, type OperationsOf } from '../operationTable';
 import { throwResumedFailure } from '../resumedFailure';
 import type { Waiting } from '../waiting/record';
+import { runBatches, type BatchOperation } from './batches';
 import { notSentAgain, retryMemory, type RetryMemory } from './retryMemory';
 import { apiRequest, mayHaveBeenCarriedOut, toNodeError, type ServiceRequest } from './transport';
 import {
@@ -62,11 +62,7 @@ export interface ItemOperation {
 	waiting?: Waiting;
 }
 
-/** An operation that needs all input items at once (to batch them into fewer requests). */
-export interface BatchOperation {
-	description: INodeProperties[];
-	executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
-}
+export type { BatchOperation };
 
 export type Operation = ItemOperation | BatchOperation;
 
@@ -78,33 +74,6 @@ export type OperationTable = OperationsOf<Operation>;
  * from running into the service's rate limit.
  */
 export const ITEM_CONCURRENCY = 5;
-
-/**
- * A failed item in its input item's place. With "Continue (regular output)" it stays flat beside
- * the others: `error`, `errorDescription`, `httpCode` and `extra`. With "Continue (using error
- * output)" it takes the shape n8n sends to the error output (errorOutput.ts): `error`, the
- * description as `message`, and the rest under `details` (n8n 2.x).
- */
-export function errorItem(
-	this: IExecuteFunctions,
-	error: Error,
-	itemIndex: number,
-	extra: IDataObject = {},
-): INodeExecutionData {
-	const description =
-		(error instanceof NodeApiError || error instanceof NodeOperationError) && error.description
-			? error.description
-			: undefined;
-	const httpCode = error instanceof NodeApiError && error.httpCode ? error.httpCode : undefined;
-	const flat: IDataObject & { error: string } = { ...extra, error: error.message };
-	if (description) flat.errorDescription = description;
-	if (httpCode) flat.httpCode = httpCode;
-	const details: IDataObject = httpCode ? { ...extra, httpCode } : extra;
-	return {
-		json: failedItemJson(this, flat, description, details),
-		pairedItem: { item: itemIndex },
-	};
-}
 
 export async function route(
 	this: IExecuteFunctions,
@@ -192,7 +161,7 @@ export async function runOperation(
 ): Promise<INodeExecutionData[][]> {
 	throwResumedFailure.call(this);
 	const items = this.getInputData();
-	if ('executeBatch' in operation) return [await operation.executeBatch.call(this, items)];
+	if ('batch' in operation) return [await runBatches.call(this, operation, items)];
 
 	const continueOnFail = this.continueOnFail();
 	const outputs: INodeExecutionData[][] = new Array(items.length);

@@ -4,20 +4,12 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { BatchOperation, PreparedUnit } from '../../../shared/outgoing/batches';
 import { optionsCollection } from '../../../shared/outgoing/descriptions';
 import { profileFields, readProfile } from '../../../shared/outgoing/profile';
-import { failedItemJson } from '../../../shared/errorOutput';
-import { notSentAgain, retryMemory } from '../../../shared/outgoing/retryMemory';
-import { errorItem } from '../../../shared/outgoing/router';
-import {
-	apiRequest,
-	markPossiblyCarriedOut,
-	mayHaveBeenCarriedOut,
-	toNodeError,
-	type ServiceRequest,
-} from '../../../shared/outgoing/transport';
+import type { ServiceRequest } from '../../../shared/outgoing/transport';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import {
 	checkInputProfile,
@@ -130,196 +122,66 @@ export function bulkRequest(profiles: IDataObject[]): ServiceRequest {
 	return { api: 'review', method: 'POST', path: '/api/v2/profiles/add_bulk', body: profiles };
 }
 
-interface Pending {
-	/** Position in the output: one per profile, in input order. */
-	unit: number;
-	itemIndex: number;
-	/** How messages name the profile: "item 3", or "profile 5 of item 0" in list mode. */
-	where: string;
-	profile: IDataObject;
-}
-
-export async function executeBatch(
+/**
+ * The profiles of each input item, checked: one per item, or one per list element. The defaults
+ * are read once unless they hold an expression: reading a parameter per item is what makes the
+ * item modes cost what an expression costs.
+ */
+function prepare(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const continueOnFail = this.continueOnFail();
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const batchSize = Math.max(1, Math.floor(Number(options.batchSize ?? DEFAULT_BATCH_SIZE)));
+): (itemIndex: number) => PreparedUnit[] {
 	const mode = this.getNodeParameter('inputMode', 0, 'defineBelow') as InputMode;
 	const node = this.getNode();
-
-	const output: INodeExecutionData[] = [];
-	const pending: Pending[] = [];
-	const fail = (error: unknown, itemIndex: number, extra?: IDataObject) => {
-		const itemError = toNodeError(node, error, itemIndex);
-		if (!continueOnFail) throw itemError;
-		output.push(errorItem.call(this, itemError, itemIndex, extra));
-	};
-	const add = (itemIndex: number, where: string, profile: IDataObject) => {
-		pending.push({ unit: output.length, itemIndex, where, profile });
-		output.push({ json: {}, pairedItem: { item: itemIndex } });
-	};
-
-	// The defaults are read once unless they hold an expression: reading a parameter per item is
-	// what makes the item modes cost what an expression costs.
 	const varying = mode !== 'defineBelow' && defaultsVaryPerItem(node);
 	const fixedDefaults = mode !== 'defineBelow' && !varying ? readProfileDefaults.call(this, 0) : {};
 	const defaultsFor = (itemIndex: number) =>
 		varying ? readProfileDefaults.call(this, itemIndex) : fixedDefaults;
 
-	// Every profile is checked before the first bulk request, so a bad one never leaves half the
-	// input queued and the rest not.
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		if (mode === 'defineBelow') {
-			try {
-				add(itemIndex, `item ${itemIndex}`, readProfile.call(this, itemIndex));
-			} catch (error) {
-				fail(error, itemIndex);
-			}
-		} else if (mode === 'autoMap') {
-			try {
-				const profile = checkInputProfile(
-					node,
-					itemIndex,
-					items[itemIndex].json,
-					defaultsFor(itemIndex),
-					(key) => (key ? `Field "${key}" of the input item` : 'The input item'),
-				);
-				add(itemIndex, `item ${itemIndex}`, profile);
-			} catch (error) {
-				fail(error, itemIndex);
-			}
-		} else {
-			let list: unknown[];
-			let path: string;
-			let defaults: ReturnType<typeof readProfileDefaults>;
-			try {
-				path = String(this.getNodeParameter('listField', itemIndex, '')).trim();
-				const read = new FieldReader(node, itemIndex);
-				if (path === '') throw read.fail('List Field', 'is required');
-				const value = readPath(items[itemIndex].json, path);
-				if (!Array.isArray(value)) {
-					throw read.fail(
-						`List Field "${path}"`,
-						`must name a list of profiles in the input item, got ${kind(value)}`,
-					);
-				}
-				list = value;
-				defaults = defaultsFor(itemIndex);
-			} catch (error) {
-				fail(error, itemIndex);
-				continue;
-			}
-			list.forEach((element, position) => {
-				try {
-					const profile = checkInputProfile(node, itemIndex, element, defaults, (key) =>
-						key ? `Field "${path}[${position}].${key}"` : `Element ${position} of "${path}"`,
-					);
-					add(itemIndex, `profile ${position} of item ${itemIndex}`, profile);
-				} catch (error) {
-					fail(error, itemIndex, { listIndex: position });
-				}
-			});
+	return (itemIndex) => {
+		const where = `item ${itemIndex}`;
+		if (mode === 'defineBelow') return [{ where, body: readProfile.call(this, itemIndex) }];
+		if (mode === 'autoMap') {
+			const body = checkInputProfile(
+				node,
+				itemIndex,
+				items[itemIndex].json,
+				defaultsFor(itemIndex),
+				(key) => (key ? `Field "${key}" of the input item` : 'The input item'),
+			);
+			return [{ where, body }];
 		}
-	}
-
-	const refused: Array<{ where: string; itemIndex: number; message: string; status?: unknown }> =
-		[];
-	const queued: string[] = [];
-	const accept = ({ unit, itemIndex, where, profile }: Pending, element: IDataObject) => {
-		queued.push(describeQueued(where, element, profile));
-		output[unit] = { json: element, pairedItem: { item: itemIndex } };
-	};
-
-	// n8n's Retry On Fail runs this again with the same input: a profile that an earlier try got
-	// queued is not sent again (a second job), and one whose request may have been carried out
-	// fails again unsent. Only the rest goes into this try's batches.
-	const memory = retryMemory.call(this);
-	const profileRequest = ({ profile }: Pending) => bulkRequest([profile]);
-	const toSend: Pending[] = [];
-	for (const entry of pending) {
-		const earlier = memory?.recall(entry.unit, profileRequest(entry));
-		if (earlier?.landed === true) accept(entry, earlier.answer as IDataObject);
-		else if (earlier) fail(notSentAgain(earlier.error), entry.itemIndex);
-		else toSend.push(entry);
-	}
-
-	for (let start = 0; start < toSend.length; start += batchSize) {
-		const batch = toSend.slice(start, start + batchSize);
-		let results: unknown;
-		try {
-			// A batch operation: its requests carry many items, so it sends them itself (router.ts).
-			results = await apiRequest.call(this, {
-				...bulkRequest(batch.map(({ profile }) => profile)),
-				itemIndex: batch[0].itemIndex,
-			});
-			if (!Array.isArray(results) || results.length !== batch.length) {
-				// The service took the request: which of its profiles it queued cannot be told.
-				throw markPossiblyCarriedOut(
-					new NodeOperationError(
-						node,
-						`The bulk response has ${Array.isArray(results) ? results.length : 'no'} elements for ${batch.length} profiles`,
-						{ itemIndex: batch[0].itemIndex },
-					),
-				);
-			}
-		} catch (error) {
-			if (mayHaveBeenCarriedOut(error)) {
-				for (const entry of batch) {
-					memory?.mayHaveLanded(entry.unit, profileRequest(entry), error as Error);
-				}
-			}
-			const batchError = toNodeError(node, error, batch[0].itemIndex);
-			if (!continueOnFail) {
-				if (queued.length > 0) {
-					batchError.description =
-						`${batchError.description ?? ''} ${queued.length} profiles of earlier batches were already queued, so do not send them again: ${queued.join('; ')}.`.trim();
-				}
-				throw batchError;
-			}
-			for (const { unit, itemIndex } of batch) {
-				output[unit] = errorItem.call(this, batchError, itemIndex);
-			}
-			continue;
+		const path = String(this.getNodeParameter('listField', itemIndex, '')).trim();
+		const read = new FieldReader(node, itemIndex);
+		if (path === '') throw read.fail('List Field', 'is required');
+		const list = readPath(items[itemIndex].json, path);
+		if (!Array.isArray(list)) {
+			throw read.fail(
+				`List Field "${path}"`,
+				`must name a list of profiles in the input item, got ${kind(list)}`,
+			);
 		}
-
-		batch.forEach((entry, position) => {
-			const { unit, itemIndex, where } = entry;
-			const element = (results as IDataObject[])[position] ?? {};
-			if (element.success === false) {
-				const message = String(element.message ?? 'The service refused this profile');
-				refused.push({ where, itemIndex, message, status: element.status });
-				output[unit] = {
-					json: failedItemJson(this, { ...element, error: message }, undefined, element),
-					pairedItem: { item: itemIndex },
-				};
-			} else {
-				memory?.landed(unit, profileRequest(entry), element);
-				accept(entry, element);
+		const defaults = defaultsFor(itemIndex);
+		return list.map((element: unknown, position): PreparedUnit => {
+			try {
+				const body = checkInputProfile(node, itemIndex, element, defaults, (key) =>
+					key ? `Field "${path}[${position}].${key}"` : `Element ${position} of "${path}"`,
+				);
+				return { where: `profile ${position} of item ${itemIndex}`, body };
+			} catch (error) {
+				return { error, extra: { listIndex: position } };
 			}
 		});
-	}
-
-	if (refused.length > 0 && !continueOnFail) {
-		const [first] = refused;
-		throw new NodeApiError(
-			node,
-			{ message: first.message },
-			{
-				message: `The service refused the profile of ${first.where}: ${first.message}`,
-				description:
-					`${refused.length} of ${pending.length} profiles were refused (${refused
-						.map((r) => `${r.where}: ${r.message}`)
-						.join('; ')}). The other ${queued.length} were queued` +
-					(queued.length > 0
-						? `, so send only the refused ones again: ${queued.join('; ')}.`
-						: '.') +
-					' Turn on "Continue On Fail" to get one output item per profile instead.',
-				httpCode: typeof first.status === 'number' ? String(first.status) : undefined,
-				itemIndex: first.itemIndex,
-			},
-		);
-	}
-	return output;
+	};
 }
+
+export const batch: BatchOperation['batch'] = {
+	unitName: 'profile',
+	prepare,
+	size(this: IExecuteFunctions) {
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		return Math.max(1, Math.floor(Number(options.batchSize ?? DEFAULT_BATCH_SIZE)));
+	},
+	request: bulkRequest,
+	describeAccepted: describeQueued,
+};
