@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { BatchOperation, PreparedUnit } from '../../../shared/outgoing/batches';
 import { optionsCollection } from '../../../shared/outgoing/descriptions';
-import { profileFields, readProfile } from '../../../shared/outgoing/profile';
+import { PROFILE_KEYS, profileFields, readProfile } from '../../../shared/outgoing/profile';
 import type { ServiceRequest } from '../../../shared/outgoing/transport';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import {
@@ -23,14 +23,18 @@ import {
 
 export const DEFAULT_BATCH_SIZE = 100;
 
+/** "a, b and c": the profile keys as the editor's texts name them. */
+function listOfKeys(keys: readonly string[]): string {
+	return `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1]}`;
+}
+
 const properties: INodeProperties[] = [
 	// Version 1 read every profile from the node's fields; from 1.1 on the input items are the
 	// profiles unless the user says otherwise, so no per-item expression is needed.
 	inputModeProperty('defineBelow', { '@version': [1] }),
 	inputModeProperty('autoMap', { '@version': [{ _cnd: { gte: 1.1 } }] }),
 	{
-		displayName:
-			'Each input item is one profile: its fields url, query, place_id, from_date, blocks, diff, callback and external_identifier are sent; other fields are ignored, except one spelt like these in other case (place_ID), which is refused. The fields below apply to items that lack them.',
+		displayName: `Each input item is one profile: its fields ${listOfKeys(PROFILE_KEYS)} are sent; other fields are ignored, except one spelt like these in other case (place_ID), which is refused. The fields below apply to items that lack them.`,
 		name: 'autoMapNotice',
 		type: 'notice',
 		default: '',
@@ -43,8 +47,7 @@ const properties: INodeProperties[] = [
 		default: 'profiles',
 		required: true,
 		placeholder: 'body.profiles',
-		description:
-			'Field of the input item that holds the list of profiles (dots for nested fields, e.g. body.profiles); each element has the fields URL, query, place_id, from_date, blocks, diff, callback and external_identifier',
+		description: `Field of the input item that holds the list of profiles (dots for nested fields, e.g. body.profiles); each element has the fields ${listOfKeys(PROFILE_KEYS.map((key) => (key === 'url' ? 'URL' : key)))}`,
 		displayOptions: { show: { inputMode: ['listField'] } },
 	},
 	{
