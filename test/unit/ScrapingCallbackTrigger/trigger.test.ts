@@ -463,6 +463,31 @@ describe('deliveries n8n left unread (Receive Large Deliveries)', () => {
 		expect(result.workflowData?.[0][0].json).toMatchObject({ kind: 'reviewJob', id: '41' });
 	});
 
+	it.each([
+		['its length declared', (length: number) => length],
+		['no length declared', () => undefined],
+		['a declared length shorter than the body', (length: number) => length - 9],
+		['a declared length longer than the body', (length: number) => length + 9],
+	])('reads the same body byte-split anywhere, with %s', async (_, declare) => {
+		const text = 'Ünïcödé – “quotes” 日本語 🍕 "escaped" \\ \n';
+		const delivery = { ...samples.reviewJob, reviews: [{ id: 'r1', review_text: text }] };
+		const bytes = Buffer.from(`\uFEFF${JSON.stringify(delivery)}`);
+		// Two bytes a chunk: the byte order mark and every character of 3 or 4 bytes are cut.
+		const chunks = Array.from({ length: Math.ceil(bytes.length / 2) }, (_, index) =>
+			bytes.subarray(index * 2, index * 2 + 2),
+		);
+		const length = declare(bytes.length);
+		const headers = length === undefined ? {} : { 'content-length': String(length) };
+		const { result } = await receive({
+			stream: unreadRequest(chunks, headers).stream,
+			parameters: { options: { dedupe: false } },
+		});
+		expect(result.workflowData?.[0][0].json.payload).toMatchObject({
+			job_id: samples.reviewJob.job_id,
+			reviews: [{ id: 'r1', review_text: text }],
+		});
+	});
+
 	it('refuses with 413, before reading, a body whose declared length is over the limit', async () => {
 		const declared = LARGE_DELIVERY_LIMIT_MIB * 1024 * 1024 + 1;
 		const request = unreadRequest(['{}'], { 'content-length': String(declared) });

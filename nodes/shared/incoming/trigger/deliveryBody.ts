@@ -51,30 +51,66 @@ export async function readDeliveryBody(this: IWebhookFunctions): Promise<Deliver
 		413,
 		`The delivery is bigger than this trigger's limit of ${LARGE_DELIVERY_LIMIT_MIB} MiB`,
 	);
-	if (Number(request.headers['content-length']) > LARGE_DELIVERY_LIMIT_BYTES) return tooLarge;
+	const declared = Number(request.headers['content-length']);
+	if (declared > LARGE_DELIVERY_LIMIT_BYTES) return tooLarge;
 
-	const chunks: Buffer[] = [];
-	let size = 0;
+	const body = new BodyBuffer(declared);
 	try {
 		for await (const chunk of request) {
-			size += chunk.length;
-			if (size > LARGE_DELIVERY_LIMIT_BYTES) {
+			if (body.size + chunk.length > LARGE_DELIVERY_LIMIT_BYTES) {
 				request.destroy?.();
 				return tooLarge;
 			}
-			chunks.push(chunk);
+			body.append(chunk);
 		}
 	} catch {
 		// The sender went away mid-body; what arrived is not the delivery, and it will send again.
 		return refusal(400, 'The delivery was cut off before its end');
 	}
-	let text = Buffer.concat(chunks, size).toString('utf8');
-	chunks.length = 0;
-	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+	const text = body.text();
 	try {
 		return { body: JSON.parse(text) as IDataObject };
 	} catch {
 		return refusal(400, 'The callback body must be a JSON object');
+	}
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * The bytes of a body as they arrive. With its length announced (the usual case) they are copied
+ * into one buffer of that length, so the chunks are not held until the end and then copied again;
+ * otherwise, or past that length, the chunks are kept and joined once.
+ */
+class BodyBuffer {
+	size = 0;
+	private whole: Buffer | undefined;
+	private chunks: Buffer[] = [];
+
+	constructor(declared: number) {
+		if (Number.isSafeInteger(declared) && declared > 0) this.whole = Buffer.allocUnsafe(declared);
+	}
+
+	append(chunk: Buffer): void {
+		if (this.whole && this.size + chunk.length <= this.whole.length) {
+			chunk.copy(this.whole, this.size);
+		} else {
+			if (this.whole) this.chunks.push(this.whole.subarray(0, this.size));
+			this.whole = undefined;
+			this.chunks.push(chunk);
+		}
+		this.size += chunk.length;
+	}
+
+	/** The body decoded as UTF-8 without a leading byte order mark; the bytes are let go. */
+	text(): string {
+		const bytes = this.whole
+			? this.whole.subarray(0, this.size)
+			: Buffer.concat(this.chunks, this.size);
+		this.whole = undefined;
+		this.chunks = [];
+		const start = UTF8_BOM.every((byte, index) => bytes[index] === byte) ? UTF8_BOM.length : 0;
+		return bytes.toString('utf8', start);
 	}
 }
 
