@@ -113,6 +113,18 @@ describe('content digest matches the digest made from a key-sorted copy', () => 
 		['a function at the top', () => 1],
 		['not-finite numbers', [Number.NaN, Number.POSITIVE_INFINITY, -Number.MAX_VALUE]],
 		['a parsed __proto__ key', JSON.parse('{"b":1,"__proto__":{"x":1},"a":[{"__proto__":2}]}')],
+		[
+			'objects that are not plain',
+			[new Date(0), Object.assign(Object.create(null), { b: 1, a: 2 })],
+		],
+		[
+			'flat records among nested ones',
+			[
+				{ b: 1, a: 2 },
+				{ b: { c: 1 }, a: 2 },
+				{ b: 3, a: 4 },
+			],
+		],
 	])('%s', (_, value) => {
 		expect(contentDigest(value)).toBe(referenceDigest(value));
 	});

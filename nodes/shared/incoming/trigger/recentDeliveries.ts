@@ -72,6 +72,11 @@ export function contentDigest(payload: unknown): string {
 				orders[depth] = order;
 			}
 			const { ordered, labels } = order;
+			if (isFlatRecord(value, ordered)) {
+				// Natively, in the list's order; the list would filter nested objects' keys too.
+				pending += JSON.stringify(value, ordered);
+				return;
+			}
 			let first = true;
 			for (let index = 0; index < ordered.length; index++) {
 				const child = (value as Record<string, unknown>)[ordered[index]];
@@ -87,6 +92,16 @@ export function contentDigest(payload: unknown): string {
 	if (!isOmitted(payload)) walk(payload, 0);
 	flush();
 	return hash.digest('hex').slice(0, 32);
+}
+
+/** A plain object whose values are not objects: its canonical text is JSON.stringify's. */
+function isFlatRecord(value: object, keys: string[]): boolean {
+	if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+	for (const key of keys) {
+		const child = (value as Record<string, unknown>)[key];
+		if (typeof child === 'object' && child !== null) return false;
+	}
+	return true;
 }
 
 function sameKeys(a: string[], b: string[]): boolean {
