@@ -1,0 +1,732 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { buildBaseline, type BaselineBuild } from '../../bench/lib/baseline';
+import type { Simulator } from '../../simulator/server';
+import { N8nClient, type WorkflowNode } from '../e2e/harness/client';
+import {
+	builtCredentialTypes,
+	builtNodeDescriptions,
+	createSimulatorCredentials,
+	packageManifest,
+	startSimulator,
+} from '../e2e/harness/fixtures';
+import { killAllOnSignals, startN8n, type N8nInstance } from '../e2e/harness/n8n-process';
+import { packageName, packPackage } from '../e2e/harness/package';
+import {
+	activateChain,
+	nodeOutput,
+	postToWebhook,
+	productionUrl,
+	runThroughWebhook,
+	webhookNode,
+} from '../e2e/harness/workflows';
+import { startRegistry, type Registry } from './registry';
+
+// The last commit before Review Scraper, E-commerce Search and Social Scraper got version 1.2
+// (acf0c86): its nodes are at 1.1 at most, as a user's install from before then would be.
+const PREVIOUS_COMMIT = '7670e66b87696901d549e44b6329a7f9e1b31a9c';
+// Lower than any release, so the current build is the update whatever its version.
+const PREVIOUS_VERSION = '0.0.0-git.7670e66';
+
+let registry: Registry;
+let n8n: N8nInstance;
+let client: N8nClient;
+let simulator: Simulator;
+let userFolder: string;
+let packFolder: string | undefined;
+let credentials: Record<string, { id: string; name: string }>;
+const currentVersion = (packageManifest() as unknown as { version: string }).version;
+
+const nodesFolder = () => path.join(userFolder, '.n8n', 'nodes');
+const installedFolder = () => path.join(nodesFolder(), 'node_modules', packageName);
+const ledger = () =>
+	JSON.parse(readFileSync(path.join(nodesFolder(), 'package.json'), 'utf8')) as {
+		dependencies: Record<string, string>;
+	};
+
+interface InstalledPackage {
+	packageName: string;
+	installedVersion: string;
+	updateAvailable?: string;
+	failedLoading?: boolean;
+	installedNodes: Array<{ name: string; type: string; latestVersion: number }>;
+}
+
+const listPackages = () => client.rest<InstalledPackage[]>('GET', '/community-packages');
+const ourTypes = async () =>
+	(await client.nodeTypes()).filter((type) => type.name.startsWith(`${packageName}.`));
+
+interface LogLine {
+	level: string;
+	message: string;
+	metadata?: Record<string, unknown>;
+}
+
+/** n8n's log (JSON lines) from byte `from` on. */
+function logLines(from = 0): LogLine[] {
+	return readFileSync(n8n.logFile)
+		.subarray(from)
+		.toString('utf8')
+		.split('\n')
+		.filter((line) => line.startsWith('{'))
+		.map((line) => JSON.parse(line) as LogLine);
+}
+
+const logSize = () => statSync(n8n.logFile).size;
+
+/** Warnings and errors n8n logged from byte `from` on. */
+function complaintsSince(from: number): LogLine[] {
+	return logLines(from).filter(
+		(line) =>
+			(line.level === 'warn' || line.level === 'error') &&
+			// The harness's calls right after activation, retried until the webhook is registered.
+			!line.message.startsWith('Received request for unknown webhook'),
+	);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` every 100 ms for up to `timeoutMs`; returns its last answer. */
+async function until<T>(check: () => T, timeoutMs = 15_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let answer = check();
+	while (!answer && Date.now() < deadline) {
+		await sleep(100);
+		answer = check();
+	}
+	return answer;
+}
+
+const latest = (version: number | number[]) =>
+	Array.isArray(version) ? Math.max(...version) : version;
+
+beforeAll(async () => {
+	packFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-install-pack-'));
+	const tarball = packPackage(packFolder);
+	const packed = new Set(
+		execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+			.split('\n')
+			.map((entry) => entry.replace(/^package\//, '')),
+	);
+	const { n8n: declared } = packageManifest();
+	const missing = [...declared.nodes, ...declared.credentials].filter((file) => !packed.has(file));
+	if (missing.length > 0) {
+		throw new Error(`the packed package lacks ${missing.join(', ')}: run npm run build first`);
+	}
+	registry = await startRegistry();
+	registry.publish(tarball);
+	userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-install-'));
+	killAllOnSignals(() => rmSync(userFolder, { recursive: true, force: true }));
+	n8n = await startN8n({
+		name: 'install',
+		userFolder,
+		env: {
+			N8N_LOG_FORMAT: 'json',
+			N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url,
+			// n8n's own end-to-end mode: its /rest/e2e routes switch licence features on, the custom
+			// registry among them. Nothing else allows a registry other than npm's without a licence.
+			E2E_TESTS: 'true',
+			// `npm outdated` (the list's update check) runs without n8n's --registry flag.
+			npm_config_registry: `${registry.url}/`,
+			npm_config_cache: path.join(userFolder, 'npm-cache'),
+		},
+	});
+	const res = await fetch(`${n8n.url}/rest/e2e/feature`, {
+		method: 'PATCH',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ feature: 'feat:communityNodes:customRegistry', enabled: true }),
+		signal: AbortSignal.timeout(10_000),
+	});
+	expect(res.status).toBe(200);
+	client = new N8nClient(n8n.url);
+	await client.signIn();
+	await client.createApiKey();
+	simulator = await startSimulator();
+}, 300_000);
+
+afterAll(async () => {
+	await simulator?.stop();
+	await n8n?.stop();
+	await registry?.stop();
+	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
+	if (packFolder) rmSync(packFolder, { recursive: true, force: true });
+});
+
+describe("n8n's community-node installer, from a local registry", () => {
+	let installLogFrom = 0;
+
+	it('installs the package named on the Community Nodes page, with every node of package.json', async () => {
+		expect(await listPackages()).toEqual([]);
+		installLogFrom = logSize();
+		const installed = await client.rest<InstalledPackage>('POST', '/community-packages', {
+			name: packageName,
+		});
+		expect(installed.packageName).toBe(packageName);
+		expect(installed.installedVersion).toBe(currentVersion);
+		const expected = builtNodeDescriptions().map((description) => ({
+			name: description.displayName,
+			type: `${packageName}.${description.name}`,
+			latestVersion: latest(description.version),
+		}));
+		expect(expected.length).toBe(packageManifest().n8n.nodes.length);
+		const byType = (a: { type: string }, b: { type: string }) => a.type.localeCompare(b.type);
+		expect(
+			installed.installedNodes
+				.map(({ name, type, latestVersion }) => ({ name, type, latestVersion }))
+				.sort(byType),
+		).toEqual(expected.sort(byType));
+
+		const [listed] = await listPackages();
+		expect(listed).toEqual(
+			expect.objectContaining({
+				packageName,
+				installedVersion: currentVersion,
+				failedLoading: false,
+			}),
+		);
+		expect(listed.updateAvailable).toBeUndefined();
+
+		// What n8n's installer wrote: the package without its dev and peer dependencies, and the
+		// nodes folder's ledger.
+		const manifest = JSON.parse(readFileSync(path.join(installedFolder(), 'package.json'), 'utf8'));
+		expect(manifest.version).toBe(currentVersion);
+		expect(manifest).not.toHaveProperty('devDependencies');
+		expect(manifest).not.toHaveProperty('peerDependencies');
+		expect(ledger().dependencies).toEqual({ [packageName]: currentVersion });
+		for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
+			expect(existsSync(path.join(installedFolder(), file))).toBe(true);
+		}
+	});
+
+	it('serves every node type (and its tool variant), credential type and icon to the editor', async () => {
+		const types = new Map((await ourTypes()).map((type) => [type.name, type]));
+		const descriptions = builtNodeDescriptions();
+		const expectedTypes = descriptions.flatMap((d) => [
+			`${packageName}.${d.name}`,
+			...(d.usableAsTool ? [`${packageName}.${d.name}Tool`] : []),
+		]);
+		expect([...types.keys()].sort()).toEqual(expectedTypes.sort());
+		for (const description of descriptions) {
+			const served = types.get(`${packageName}.${description.name}`);
+			expect(served?.displayName).toBe(description.displayName);
+			expect(served?.version).toEqual(description.version);
+		}
+
+		const credentialTypes = new Map(
+			(await client.credentialTypes()).map((type) => [type.name, type]),
+		);
+		const declared = builtCredentialTypes();
+		expect(declared.length).toBe(packageManifest().n8n.credentials.length);
+		for (const credential of declared) {
+			expect(credentialTypes.get(credential.name)?.displayName).toBe(credential.displayName);
+		}
+
+		const icons = new Set<string>();
+		for (const type of [...types.values(), ...declared.map((c) => credentialTypes.get(c.name)!)]) {
+			const { iconUrl } = type as unknown as { iconUrl?: string | { light: string; dark: string } };
+			expect(iconUrl).toBeDefined();
+			for (const url of typeof iconUrl === 'string' ? [iconUrl] : Object.values(iconUrl!)) {
+				icons.add(url);
+			}
+		}
+		for (const icon of icons) {
+			const res = await fetch(`${n8n.url}/${icon}`, { signal: AbortSignal.timeout(10_000) });
+			const body = await res.text();
+			expect({ icon, status: res.status }).toEqual({ icon, status: 200 });
+			expect(body).toMatch(/^<svg|^<\?xml/);
+		}
+	});
+
+	it('runs a workflow of every node through production webhooks against the service', async () => {
+		credentials = await createSimulatorCredentials(client, simulator, 'installer');
+		const { scrapingApi, reviewScraperApi } = credentials;
+		const versions = new Map(
+			builtNodeDescriptions().map((d) => [d.name, latest(d.version)] as const),
+		);
+		const node = (
+			type: string,
+			name: string,
+			parameters: Record<string, unknown>,
+			credential?: Record<string, { id: string; name: string }>,
+		): WorkflowNode => ({
+			id: randomUUID(),
+			name,
+			type: `${packageName}.${type}`,
+			typeVersion: versions.get(type)!,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters,
+			...(credential ? { credentials: credential } : {}),
+		});
+		const requests = (api: string) => simulator.requests().filter((r) => r.api === api);
+		const schedules = () => [...simulator.state.schedules.values()].map((s) => s.schedule);
+		const activated: string[] = [];
+		try {
+			// Scraping Callback Trigger: receives what E-commerce Search and Social Scraper send back.
+			const trigger = node('scrapingCallbackTrigger', 'Callbacks', {});
+			activated.push(await activateChain(client, 'installer callbacks', [trigger]));
+			const callbackUrl = productionUrl(n8n.url, trigger, 'callback');
+			expect((await postToWebhook(callbackUrl, {})).status).toBe(400);
+
+			const review = await runThroughWebhook(
+				client,
+				'installer review scraper',
+				[
+					node(
+						'reviewScraper',
+						'Review Scraper',
+						{ resource: 'profile', operation: 'add', url: '={{ $json.body.url }}' },
+						{ reviewScraperApi },
+					),
+				],
+				{ url: 'https://www.example.com/biz/installer' },
+			);
+			expect(review.execution.status).toBe('success');
+			expect(review.output('Review Scraper')[0]).toEqual(
+				expect.objectContaining({ success: true, job_id: expect.any(Number) }),
+			);
+			expect(requests('review').map((r) => [r.method, r.path, r.query.url])).toEqual([
+				['POST', '/api/v2/profiles/add', 'https://www.example.com/biz/installer'],
+			]);
+
+			const search = await runThroughWebhook(client, 'installer e-commerce search', [
+				node(
+					'ecommerceSearch',
+					'E-commerce Search',
+					{
+						resource: 'product',
+						operation: 'search',
+						keyword: 'installer headphones',
+						sources: ['amazon'],
+						callbackUrl,
+					},
+					{ scrapingApi },
+				),
+			]);
+			expect(search.execution.status).toBe('success');
+			expect(requests('ecommerce')[0]?.body).toEqual(
+				expect.objectContaining({ keyword: 'installer headphones', callback: callbackUrl }),
+			);
+
+			const social = await runThroughWebhook(client, 'installer social scraper', [
+				node(
+					'socialScraper',
+					'Social Scraper',
+					{ resource: 'photoPost', operation: 'search', keyword: '#installer', callbackUrl },
+					{ scrapingApi },
+				),
+			]);
+			expect(social.execution.status).toBe('success');
+			expect(requests('photo')[0]?.body).toEqual(
+				expect.objectContaining({ keyword: '#installer', callback_url: callbackUrl }),
+			);
+			const [callbacksWorkflow] = activated;
+			const received = await client.waitForExecutions(callbacksWorkflow, 2, 30_000);
+			expect(received.map((e) => e.status)).toEqual(['success', 'success']);
+
+			const scheduler = await runThroughWebhook(client, 'installer scheduler', [
+				node(
+					'scrapingScheduler',
+					'Scraping Scheduler',
+					{
+						resource: 'schedule',
+						operation: 'create',
+						service: 'rsapi',
+						endpoint: 'add',
+						frequency: 'daily',
+						scheduleName: 'installer',
+						parametersInput: 'keyValue',
+						queryParameters: {
+							parameter: [
+								{ name: 'url', value: 'https://www.example.com/biz/installer-schedule' },
+								{ name: 'callback', value: callbackUrl },
+							],
+						},
+					},
+					{ scrapingApi },
+				),
+			]);
+			expect(scheduler.execution.status).toBe('success');
+			expect(schedules().map((s) => s.schedule_name)).toEqual(['installer']);
+
+			// Recurring Reviews Trigger: its schedule exists while the workflow is active.
+			const recurring = node(
+				'scheduledScrapeTrigger',
+				'Recurring Reviews',
+				{
+					collect: 'profile',
+					frequency: 'weekly',
+					url: 'https://www.example.com/biz/installer-recurring',
+					externalIdentifier: 'installer-recurring',
+				},
+				{ scrapingApi },
+			);
+			const recurringId = await activateChain(client, 'installer recurring', [recurring]);
+			activated.push(recurringId);
+			const created = await until(() => schedules().find((s) => s.schedule_name !== 'installer'));
+			expect(String(created?.payload.query_params.url)).toBe(
+				'https://www.example.com/biz/installer-recurring',
+			);
+			const fired = await simulator.fireSchedule(created!.schedule_id);
+			expect(fired.response.status).toBe(200);
+			const [run] = await client.waitForExecutions(recurringId, 1, 30_000);
+			expect(run.status).toBe('success');
+			expect(nodeOutput(run, 'Recurring Reviews').length).toBeGreaterThan(0);
+		} finally {
+			for (const id of activated) await client.deactivate(id);
+		}
+		// Deactivation deletes the trigger's schedule after the API call returns; uninstalling before
+		// that makes the trigger's code unknown and leaves the schedule at the service.
+		expect(await until(() => schedules().length === 1)).toBe(true);
+	});
+
+	it('uninstalls: nothing listed, no node or credential type, no files, nothing in the ledger', async () => {
+		const iconOf = ((await ourTypes())[0] as unknown as { iconUrl: { light: string } }).iconUrl
+			.light;
+		await client.rest('DELETE', `/community-packages?name=${encodeURIComponent(packageName)}`);
+		expect(await listPackages()).toEqual([]);
+		expect(await ourTypes()).toEqual([]);
+		const credentialNames = new Set((await client.credentialTypes()).map((type) => type.name));
+		for (const credential of builtCredentialTypes()) {
+			expect(credentialNames.has(credential.name)).toBe(false);
+		}
+		expect(existsSync(installedFolder())).toBe(false);
+		const leftovers = readdirSync(path.join(nodesFolder(), 'node_modules')).filter((entry) =>
+			entry.startsWith(packageName),
+		);
+		expect(leftovers).toEqual([]);
+		expect(ledger().dependencies).toEqual({});
+		const icon = await fetch(`${n8n.url}/${iconOf}`, { signal: AbortSignal.timeout(10_000) });
+		expect(icon.status).toBe(404);
+	});
+
+	it("left no warning or error in n8n's log from the install to the uninstall", () => {
+		const lines = logLines(installLogFrom);
+		const messages = lines.map((line) => line.message);
+		expect(messages).toContain(`Community package installed: ${packageName}`);
+		expect(messages).toContain(`Community package uninstalled: ${packageName}`);
+		expect(complaintsSince(installLogFrom)).toEqual([]);
+	});
+});
+
+/** One request as the service saw it, without what differs from call to call. */
+const asSent = (r: ReturnType<Simulator['requests']>[number]) => ({
+	api: r.api,
+	method: r.method,
+	path: r.path,
+	query: r.query,
+	body: r.body,
+});
+
+const RECURRING_URL = 'https://www.example.com/biz/update-recurring';
+
+describe('an update through the installer, with workflows saved on node versions 1 and 1.1', () => {
+	let previous: BaselineBuild | undefined;
+	const saved: Array<{ label: string; id: string; path: string; node: string }> = [];
+	const firstRun = new Map<string, { requests: unknown[]; shape: string[][] }>();
+	let callbacksId = '';
+	let callbackUrl = '';
+	let recurringId = '';
+	let updateLogFrom = 0;
+
+	beforeAll(() => {
+		try {
+			execFileSync('git', ['cat-file', '-e', `${PREVIOUS_COMMIT}^{commit}`], { stdio: 'ignore' });
+		} catch {
+			throw new Error(`commit ${PREVIOUS_COMMIT} is not in this clone (a shallow clone?)`);
+		}
+		previous = buildBaseline(PREVIOUS_COMMIT);
+		const folder = path.join(path.dirname(previous.tarball), 'republished');
+		mkdirSync(folder);
+		execFileSync('tar', ['-xzf', previous.tarball, '-C', folder, '--strip-components=1']);
+		const manifestPath = path.join(folder, 'package.json');
+		const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+		writeFileSync(
+			manifestPath,
+			JSON.stringify({ ...manifest, version: PREVIOUS_VERSION }, null, 2),
+		);
+		registry.publish(folder, 'previous');
+	}, 180_000);
+
+	afterAll(() => previous?.remove());
+
+	it('the registry holds both releases, the current one as latest', async () => {
+		const packument = await registry.packument(packageName);
+		expect(Object.keys(packument.versions).sort()).toEqual(
+			[PREVIOUS_VERSION, currentVersion].sort(),
+		);
+		expect(packument['dist-tags'].latest).toBe(currentVersion);
+	});
+
+	it('installs the previous release by version; the list offers the update', async () => {
+		updateLogFrom = logSize();
+		const installed = await client.rest<InstalledPackage>('POST', '/community-packages', {
+			name: packageName,
+			version: PREVIOUS_VERSION,
+		});
+		expect(installed.installedVersion).toBe(PREVIOUS_VERSION);
+		const latestVersions = Object.fromEntries(
+			installed.installedNodes.map((node) => [node.type.split('.')[1], node.latestVersion]),
+		);
+		expect(latestVersions).toEqual({
+			reviewScraper: 1.1,
+			ecommerceSearch: 1.1,
+			socialScraper: 1.1,
+			scrapingScheduler: 1.1,
+			scrapingCallbackTrigger: 1,
+			scheduledScrapeTrigger: 1,
+		});
+		const [listed] = await listPackages();
+		expect(listed.installedVersion).toBe(PREVIOUS_VERSION);
+		expect(listed.updateAvailable).toBe(currentVersion);
+	});
+
+	it('runs workflows saved on versions 1 and 1.1 of every action node, and both triggers', async () => {
+		credentials ??= await createSimulatorCredentials(client, simulator, 'update');
+		const { scrapingApi, reviewScraperApi } = credentials;
+		const trigger: WorkflowNode = {
+			id: randomUUID(),
+			name: 'Callbacks',
+			type: `${packageName}.scrapingCallbackTrigger`,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: {},
+		};
+		callbacksId = await activateChain(client, 'update callbacks', [trigger]);
+		callbackUrl = productionUrl(n8n.url, trigger, 'callback');
+		expect((await postToWebhook(callbackUrl, {})).status).toBe(400);
+
+		const actions: Array<[string, string, Record<string, unknown>, Record<string, unknown>]> = [
+			[
+				'reviewScraper',
+				'Review Scraper',
+				{
+					resource: 'profile',
+					operation: 'add',
+					url: 'https://www.example.com/biz/update',
+					additionalFields: { blocks: 5, externalIdentifier: 'update', fromDate: '2024-01-31' },
+				},
+				{ reviewScraperApi },
+			],
+			[
+				'ecommerceSearch',
+				'E-commerce Search',
+				{
+					resource: 'product',
+					operation: 'search',
+					keyword: 'update headphones',
+					sources: ['amazon', 'ebay'],
+					callbackUrl,
+					filters: { rating: { condition: [{ operator: 'gte', value: 4 }] } },
+				},
+				{ scrapingApi },
+			],
+			[
+				'socialScraper',
+				'Social Scraper',
+				{
+					resource: 'photoPost',
+					operation: 'search',
+					keyword: '#update',
+					callbackUrl,
+					additionalFields: { externalIdentifier: 'update-photos' },
+				},
+				{ scrapingApi },
+			],
+			[
+				'scrapingScheduler',
+				'Scraping Scheduler',
+				{
+					resource: 'schedule',
+					operation: 'create',
+					service: 'rsapi',
+					endpoint: 'add',
+					frequency: 'daily',
+					scheduleName: 'update',
+					parametersInput: 'keyValue',
+					queryParameters: {
+						parameter: [
+							{ name: 'url', value: 'https://www.example.com/biz/update-schedule' },
+							{ name: 'callback', value: callbackUrl },
+						],
+					},
+				},
+				{ scrapingApi },
+			],
+		];
+		for (const [type, name, parameters, credential] of actions) {
+			for (const typeVersion of [1, 1.1]) {
+				const webhookPath = `update-${randomUUID()}`;
+				const node: WorkflowNode = {
+					id: randomUUID(),
+					name,
+					type: `${packageName}.${type}`,
+					typeVersion,
+					position: [0, 0],
+					parameters,
+					credentials: credential as WorkflowNode['credentials'],
+				};
+				const label = `${type} ${typeVersion}`;
+				const id = await activateChain(client, `update ${label}`, [webhookNode(webhookPath), node]);
+				saved.push({ label, id, path: webhookPath, node: name });
+			}
+		}
+
+		const recurring: WorkflowNode = {
+			id: randomUUID(),
+			name: 'Recurring Reviews',
+			type: `${packageName}.scheduledScrapeTrigger`,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: {
+				collect: 'profile',
+				frequency: 'weekly',
+				url: RECURRING_URL,
+				externalIdentifier: 'update-recurring',
+			},
+			credentials: { scrapingApi },
+		};
+		recurringId = await activateChain(client, 'update recurring', [recurring]);
+		// Activation creates the trigger's schedule after the API call returns.
+		expect(await until(recurringSchedule)).toBeDefined();
+
+		for (const workflow of saved) {
+			const run = await runSaved(workflow, 1);
+			firstRun.set(workflow.label, run);
+			expect({ workflow: workflow.label, requests: run.requests.length }).toEqual({
+				workflow: workflow.label,
+				requests: 1,
+			});
+		}
+		await expectRecurringRuns(1);
+		// One callback each from E-commerce Search and Social Scraper, in both versions.
+		await expectCallbacks(4);
+	});
+
+	it('updates through PATCH; the saved workflows send the same requests and give the same output', async () => {
+		const updated = await client.rest<InstalledPackage>('PATCH', '/community-packages', {
+			name: packageName,
+			version: currentVersion,
+		});
+		expect(updated.installedVersion).toBe(currentVersion);
+		const [listed] = await listPackages();
+		expect(listed.installedVersion).toBe(currentVersion);
+		expect(listed.updateAvailable).toBeUndefined();
+		expect(ledger().dependencies).toEqual({ [packageName]: currentVersion });
+
+		// A node added now gets the newest version; the saved ones keep theirs.
+		const served = new Map((await ourTypes()).map((type) => [type.name, type]));
+		for (const description of builtNodeDescriptions()) {
+			const type = served.get(`${packageName}.${description.name}`) as unknown as {
+				version: number | number[];
+				defaultVersion?: number;
+			};
+			expect(type.defaultVersion ?? latest(type.version)).toBe(
+				description.defaultVersion ?? latest(description.version),
+			);
+		}
+		expect(
+			updated.installedNodes.find((node) => node.type === `${packageName}.reviewScraper`)
+				?.latestVersion,
+		).toBe(1.2);
+		for (const workflow of saved) {
+			const stored = await client.getWorkflow(workflow.id);
+			expect(stored.active).toBe(true);
+			const version = stored.nodes.find((node) => node.name === workflow.node)?.typeVersion;
+			expect(`${workflow.label.split(' ')[0]} ${version}`).toBe(workflow.label);
+		}
+
+		for (const workflow of saved) {
+			const again = await runSaved(workflow, 2);
+			expect({ workflow: workflow.label, ...again }).toEqual({
+				workflow: workflow.label,
+				...firstRun.get(workflow.label),
+			});
+		}
+		await expectRecurringRuns(2);
+		await expectCallbacks(8);
+	});
+
+	it('uninstalls the updated package', async () => {
+		for (const id of [...saved.map((w) => w.id), callbacksId, recurringId]) {
+			await client.deactivate(id);
+		}
+		expect(await until(() => !recurringSchedule())).toBe(true);
+		await client.rest('DELETE', `/community-packages?name=${encodeURIComponent(packageName)}`);
+		expect(await listPackages()).toEqual([]);
+		expect(await ourTypes()).toEqual([]);
+		expect(existsSync(installedFolder())).toBe(false);
+		expect(ledger().dependencies).toEqual({});
+	});
+
+	it("left no warning or error in n8n's log from the first install to the uninstall", () => {
+		const messages = logLines(updateLogFrom).map((line) => line.message);
+		expect(messages.filter((m) => m.startsWith('Community package'))).toEqual([
+			`Community package installed: ${packageName}`,
+			`Community package installed: ${packageName}`,
+			`Community package uninstalled: ${packageName}`,
+		]);
+		expect(complaintsSince(updateLogFrom)).toEqual([]);
+	});
+
+	/** Calls a saved workflow's webhook; returns what the service received and the output's keys. */
+	async function runSaved(workflow: (typeof saved)[number], nth: number) {
+		const mark = Math.max(0, ...simulator.requests().map((r) => r.seq));
+		const res = await client.callWebhook(workflow.path, {});
+		expect({ workflow: workflow.label, status: res.status }).toEqual({
+			workflow: workflow.label,
+			status: 200,
+		});
+		await res.arrayBuffer();
+		const [execution] = await client.waitForExecutions(workflow.id, nth, 30_000);
+		expect({ workflow: workflow.label, status: execution.status }).toEqual({
+			workflow: workflow.label,
+			status: 'success',
+		});
+		const requests = simulator
+			.requests()
+			.filter((r) => r.seq > mark && r.origin !== 'schedule')
+			.map(asSent);
+		const shape = nodeOutput(execution, workflow.node).map((item) => Object.keys(item).sort());
+		return { requests, shape };
+	}
+
+	function recurringSchedule() {
+		return [...simulator.state.schedules.values()]
+			.map((record) => record.schedule)
+			.find((schedule) => schedule.payload.query_params.url === RECURRING_URL);
+	}
+
+	/** Fires the Recurring Reviews Trigger's schedule and waits for the execution it starts. */
+	async function expectRecurringRuns(count: number) {
+		const schedule = recurringSchedule();
+		expect(schedule).toBeDefined();
+		const fired = await simulator.fireSchedule(schedule!.schedule_id);
+		expect(fired.response.status).toBe(200);
+		const runs = await client.waitForExecutions(recurringId, count, 30_000);
+		expect(runs.map((run) => run.status)).toEqual(Array(count).fill('success'));
+		expect(Object.keys(nodeOutput(runs[0], 'Recurring Reviews')[0]).sort()).toEqual(
+			Object.keys(nodeOutput(runs[runs.length - 1], 'Recurring Reviews')[0]).sort(),
+		);
+	}
+
+	async function expectCallbacks(count: number) {
+		const runs = await client.waitForExecutions(callbacksId, count, 30_000);
+		expect(runs.map((run) => run.status)).toEqual(Array(count).fill('success'));
+	}
+});
