@@ -66,7 +66,7 @@ module.exports = {
 		}),
 		// The package installed, run, updated and removed through n8n's own community-node installer,
 		// from a local registry: an n8n of its own, no global setup.
-		project('e2e-install', { testTimeout: 180000 }),
+		project('e2e-install'),
 		// One-off measurements in real n8n (not part of npm test): test/measure/*.measure.ts.
 		project('measure', {
 			testMatch: ['<rootDir>/test/measure/**/*.measure.ts'],

@@ -31,6 +31,7 @@ import {
 	postToWebhook,
 	productionUrl,
 	runThroughWebhook,
+	waitForExecutionStatus,
 	webhookNode,
 } from '../e2e/harness/workflows';
 import { startRegistry, type Registry } from './registry';
@@ -40,6 +41,9 @@ import { startRegistry, type Registry } from './registry';
 const PREVIOUS_COMMIT = '7670e66b87696901d549e44b6329a7f9e1b31a9c';
 // Lower than any release, so the current build is the update whatever its version.
 const PREVIOUS_VERSION = '0.0.0-git.7670e66';
+
+// A jest project's own testTimeout is not applied (it is a global option).
+jest.setTimeout(180_000);
 
 let registry: Registry;
 let n8n: N8nInstance;
@@ -441,6 +445,7 @@ describe('an update through the installer, with workflows saved on node versions
 	let callbackUrl = '';
 	let recurringId = '';
 	let updateLogFrom = 0;
+	let waitingId = '';
 
 	beforeAll(() => {
 		try {
@@ -619,10 +624,37 @@ describe('an update through the installer, with workflows saved on node versions
 	});
 
 	it('updates through PATCH; the saved workflows send the same requests and give the same output', async () => {
+		// Social Scraper 1.1 waiting for its callback across the update: the service answers long
+		// after the update is done, and the new code resumes what the old one put to wait.
+		simulator.configure({ completionDelayMs: 10_000 });
+		const waitPath = `update-wait-${randomUUID()}`;
+		waitingId = await activateChain(client, 'update waiting', [
+			webhookNode(waitPath, { respond: 'onReceived' }),
+			{
+				id: randomUUID(),
+				name: 'Social Scraper',
+				type: `${packageName}.socialScraper`,
+				typeVersion: 1.1,
+				position: [0, 0],
+				parameters: {
+					resource: 'photoPost',
+					operation: 'search',
+					keyword: '#update-wait',
+					waitForCompletion: true,
+					waitTimeLimit: 5,
+				},
+				credentials: { scrapingApi: credentials.scrapingApi },
+			},
+		]);
+		expect((await client.callWebhook(waitPath, {})).status).toBe(200);
+		const waiting = await waitForExecutionStatus(client, waitingId, 'waiting', 15_000);
+		simulator.configure({ completionDelayMs: 100 });
+
 		const updated = await client.rest<InstalledPackage>('PATCH', '/community-packages', {
 			name: packageName,
 			version: currentVersion,
 		});
+		expect((await client.getExecution(waiting.id)).status).toBe('waiting');
 		expect(updated.installedVersion).toBe(currentVersion);
 		const [listed] = await listPackages();
 		expect(listed.installedVersion).toBe(currentVersion);
@@ -660,10 +692,19 @@ describe('an update through the installer, with workflows saved on node versions
 		}
 		await expectRecurringRuns(2);
 		await expectCallbacks(8);
+
+		const [resumed] = await client.waitForExecutions(waitingId, 1, 30_000);
+		expect(resumed.id).toBe(waiting.id);
+		expect(resumed.status).toBe('success');
+		const posts = nodeOutput(resumed, 'Social Scraper');
+		expect(posts.length).toBeGreaterThan(0);
+		expect(posts.map((post) => [typeof post.request_id, post.wait_status])).toEqual(
+			posts.map(() => ['string', 'completed']),
+		);
 	});
 
 	it('uninstalls the updated package', async () => {
-		for (const id of [...saved.map((w) => w.id), callbacksId, recurringId]) {
+		for (const id of [...saved.map((w) => w.id), callbacksId, recurringId, waitingId]) {
 			await client.deactivate(id);
 		}
 		expect(await until(() => !recurringSchedule())).toBe(true);
