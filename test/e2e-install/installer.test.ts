@@ -25,6 +25,7 @@ import {
 } from '../e2e/harness/fixtures';
 import { killAllOnSignals, startN8n, type N8nInstance } from '../e2e/harness/n8n-process';
 import { packageName, packPackage } from '../e2e/harness/package';
+import { repoRoot } from '../e2e/harness/paths';
 import {
 	activateChain,
 	nodeOutput,
@@ -172,7 +173,7 @@ afterAll(async () => {
 describe("n8n's community-node installer, from a local registry", () => {
 	let installLogFrom = 0;
 
-	it('installs the package named on the Community Nodes page, with every node of package.json', async () => {
+	it('installs by name, as the Community Nodes page does: the nodes of package.json', async () => {
 		expect(await listPackages()).toEqual([]);
 		installLogFrom = logSize();
 		const installed = await client.rest<InstalledPackage>('POST', '/community-packages', {
@@ -215,7 +216,7 @@ describe("n8n's community-node installer, from a local registry", () => {
 		}
 	});
 
-	it('serves every node type (and its tool variant), credential type and icon to the editor', async () => {
+	it('serves every node type, tool variant, credential type and icon to the editor', async () => {
 		const types = new Map((await ourTypes()).map((type) => [type.name, type]));
 		const descriptions = builtNodeDescriptions();
 		const expectedTypes = descriptions.flatMap((d) => [
@@ -250,7 +251,9 @@ describe("n8n's community-node installer, from a local registry", () => {
 			const res = await fetch(`${n8n.url}/${icon}`, { signal: AbortSignal.timeout(10_000) });
 			const body = await res.text();
 			expect({ icon, status: res.status }).toEqual({ icon, status: 200 });
-			expect(body).toMatch(/^<svg|^<\?xml/);
+			const prefix = `icons/${packageName}/`;
+			expect(icon.startsWith(prefix)).toBe(true);
+			expect(body).toBe(readFileSync(path.join(repoRoot, icon.slice(prefix.length)), 'utf8'));
 		}
 	});
 
@@ -397,7 +400,7 @@ describe("n8n's community-node installer, from a local registry", () => {
 		expect(await until(() => schedules().length === 1)).toBe(true);
 	});
 
-	it('uninstalls: nothing listed, no node or credential type, no files, nothing in the ledger', async () => {
+	it('uninstalls: no list entry, node or credential type, file or ledger entry', async () => {
 		const iconOf = ((await ourTypes())[0] as unknown as { iconUrl: { light: string } }).iconUrl
 			.light;
 		await client.rest('DELETE', `/community-packages?name=${encodeURIComponent(packageName)}`);
@@ -499,7 +502,7 @@ describe('an update through the installer, with workflows saved on node versions
 		expect(listed.updateAvailable).toBe(currentVersion);
 	});
 
-	it('runs workflows saved on versions 1 and 1.1 of every action node, and both triggers', async () => {
+	it('runs workflows saved on versions 1 and 1.1 of every action node, both triggers', async () => {
 		credentials ??= await createSimulatorCredentials(client, simulator, 'update');
 		const { scrapingApi, reviewScraperApi } = credentials;
 		const trigger: WorkflowNode = {
@@ -623,7 +626,7 @@ describe('an update through the installer, with workflows saved on node versions
 		await expectCallbacks(4);
 	});
 
-	it('updates through PATCH; the saved workflows send the same requests and give the same output', async () => {
+	it('updates by PATCH: saved workflows send the same requests, give the same output', async () => {
 		// Social Scraper 1.1 waiting for its callback across the update: the service answers long
 		// after the update is done, and the new code resumes what the old one put to wait.
 		simulator.configure({ completionDelayMs: 10_000 });
