@@ -397,7 +397,7 @@ describe("n8n's community-node installer, from a local registry", () => {
 		}
 		// Deactivation deletes the trigger's schedule after the API call returns; uninstalling before
 		// that makes the trigger's code unknown and leaves the schedule at the service.
-		expect(await until(() => schedules().length === 1)).toBe(true);
+		expect(await until(() => schedules().every((s) => s.schedule_name === 'installer'))).toBe(true);
 	});
 
 	it('uninstalls: no list entry, node or credential type, file or ledger entry', async () => {
