@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -10,7 +10,7 @@ import {
 	spawnInGroup,
 	stopGroup,
 } from '../e2e/harness/n8n-process';
-import { artifactsDir, ensureRuntime, repoRoot } from '../e2e/harness/paths';
+import { artifactsDir, cacheDir, ensureRuntime } from '../e2e/harness/paths';
 
 /** A verdaccio on loopback holding only what the test publishes (no uplink: nothing is proxied). */
 export interface Registry {
@@ -26,6 +26,28 @@ export interface Registry {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * verdaccio's own folder under .cache, installed from `verdaccio/` (package.json and lock) on first
+ * use. It is not a dependency of the package: it needs an `overrides` entry (its verdaccio-audit asks
+ * for node-fetch's `cjs` dist-tag, which this registry lacks), and n8n's lint refuses that field in
+ * a community package's package.json.
+ */
+function verdaccioBin(): string {
+	const folder = path.join(cacheDir, 'verdaccio');
+	const bin = path.join(folder, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+	if (existsSync(bin)) return bin;
+	mkdirSync(folder, { recursive: true });
+	for (const file of ['package.json', 'package-lock.json']) {
+		copyFileSync(path.join(__dirname, 'verdaccio', file), path.join(folder, file));
+	}
+	execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
+		cwd: folder,
+		stdio: ['ignore', 'inherit', 'inherit'],
+		timeout: 300_000,
+	});
+	return bin;
+}
 
 export async function startRegistry(): Promise<Registry> {
 	const { nodeBin } = ensureRuntime();
@@ -57,7 +79,7 @@ export async function startRegistry(): Promise<Registry> {
 	const child = spawnInGroup(
 		path.join(nodeBin, 'node'),
 		[
-			path.join(repoRoot, 'node_modules', 'verdaccio', 'bin', 'verdaccio'),
+			verdaccioBin(),
 			'--config',
 			config,
 			'--listen',
