@@ -23,7 +23,7 @@ import { writeResults } from './lib/report';
 import type { BenchContext, BenchResult } from './lib/result';
 import { log } from './lib/rounds';
 import { bulk } from './workloads/bulk';
-import { callbackIntake, expressionEngineIntake } from './workloads/intake';
+import { callbackIntake, expressionEngineIntake, isolateDiagnosis } from './workloads/intake';
 import { largeDelivery } from './workloads/large-delivery';
 import { simulatorLimit } from './workloads/limit';
 import { memory } from './workloads/memory';
@@ -36,6 +36,8 @@ const BENCHES: Array<{
 	run: (context: BenchContext) => Promise<BenchResult>;
 	/** Left out of --quick: it starts n8n instances of its own, too slow for CI. */
 	fullOnly?: boolean;
+	/** A diagnosis: runs only when named in --only. */
+	onRequest?: boolean;
 	/** With --baseline: the working tree's build against the baseline's, side by side. */
 	paired?: (context: PairedContext) => Promise<BenchResult>;
 }> = [
@@ -46,6 +48,7 @@ const BENCHES: Array<{
 	{ id: 'return-all', run: returnAll, paired: returnAllPaired },
 	{ id: 'intake', run: callbackIntake },
 	{ id: 'intake-engine', run: expressionEngineIntake, fullOnly: true },
+	{ id: 'intake-isolates', run: isolateDiagnosis, onRequest: true },
 	// These two restart n8n for every measurement.
 	{ id: 'large-delivery', run: largeDelivery },
 	{ id: 'memory', run: memory },
@@ -93,7 +96,7 @@ async function main() {
 			? args.only.includes(bench.id)
 			: args.baseline
 				? bench.paired
-				: !(args.quick && bench.fullOnly),
+				: !bench.onRequest && !(args.quick && bench.fullOnly),
 	);
 	const nodeOptions = args.cpuProf
 		? `--cpu-prof --cpu-prof-dir=${path.join(benchArtifacts, 'profiles')}`

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 import type { N8nClient, WorkflowNode } from '../../test/e2e/harness/client';
 import {
@@ -10,6 +11,7 @@ import {
 	type Row,
 } from '../lib/result';
 import { startEnvironment, type BenchEnvironment } from '../lib/instance';
+import { summarize } from '../lib/stats';
 import { alternate, log, pairwise } from '../lib/rounds';
 import {
 	deploy,
@@ -464,5 +466,187 @@ export async function expressionEngineIntake({ env, quick }: BenchContext): Prom
 		};
 	} finally {
 		for (const other of Object.values(others)) await other.close();
+	}
+}
+
+/** n8n's expression-engine counters (N8N_METRICS=true) and the process's CPU time, at one moment. */
+interface EngineReading {
+	/** Isolates taken from the pool (each is disposed and rebuilt when given back). */
+	acquired: number;
+	/** Expressions evaluated in an isolate. */
+	evaluations: number;
+	/** User + system CPU time of the n8n process, all threads, in ms. */
+	cpuMs: number;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function processCpuMs(pid: number): number {
+	// Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+async function readEngine(env: BenchEnvironment): Promise<EngineReading> {
+	const text = await (await fetch(`${env.instance.url}/metrics`)).text();
+	const sum = (name: string) =>
+		text
+			.split('\n')
+			.filter((line) => line.startsWith(name) && !line.startsWith('#'))
+			.reduce((total, line) => total + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+	return {
+		acquired: sum('n8n_expression_pool_acquired_total'),
+		evaluations: sum('n8n_expression_evaluation_duration_seconds_count'),
+		cpuMs: processCpuMs(env.instance.pid),
+	};
+}
+
+type IsolateKind = 'webhook' | 'webhook-v1' | 'webhook-v1-raw' | 'trigger';
+
+const ISOLATE_KIND_NAMES: Record<IsolateKind, string> = {
+	webhook: 'Webhook (v2)',
+	'webhook-v1': 'Webhook v1, Raw Body off',
+	'webhook-v1-raw': 'Webhook v1, Raw Body on',
+	trigger: 'Scraping Callback Trigger',
+};
+
+interface IsolateSample extends Sample {
+	/** Per callback, over the timed callbacks (warm-up excluded). */
+	acquiredPerCallback: number;
+	evaluationsPerCallback: number;
+	cpuMsPerCallback: number;
+}
+
+/** One variant of the isolate diagnosis: like `intakeVariant`, plus the engine's counters. */
+function isolateVariant(env: BenchEnvironment, kind: IsolateKind, count: number, label: string) {
+	const { client } = env;
+	const deployKind = async (round: number): Promise<Deployed> => {
+		const name = `bench isolates ${label}${round}: ${ISOLATE_KIND_NAMES[kind]}`;
+		if (kind === 'trigger') {
+			const trigger = callbackTrigger(true);
+			return await deploy(client, name, trigger, [], 'all', `${trigger.webhookId}/callback`);
+		}
+		const path = `bench-isolates-${round}-${randomUUID()}`;
+		const webhook = webhookTrigger(path, 'onReceived');
+		if (kind !== 'webhook') {
+			webhook.typeVersion = 1;
+			webhook.parameters = {
+				httpMethod: 'POST',
+				path,
+				responseMode: 'onReceived',
+				options: kind === 'webhook-v1-raw' ? { binaryData: true } : {},
+			};
+		}
+		return await deploy(client, name, webhook, [], 'all', path);
+	};
+	return async (round: number): Promise<IsolateSample> => {
+		const deployed = await deployKind(round);
+		expectOk(await postWhenRegistered(deployed.url, callbackPayload(), AUTH), `${kind} warm-up`);
+		await waitForExecutions(client, deployed.id, 1);
+		const payloads = Array.from({ length: count }, callbackPayload);
+		const before = await readEngine(env);
+		const sample = await deliver(client, deployed, payloads, 1);
+		const after = await readEngine(env);
+		await client.deactivate(deployed.id);
+		return {
+			...sample,
+			acquiredPerCallback: (after.acquired - before.acquired) / count,
+			evaluationsPerCallback: (after.evaluations - before.evaluations) / count,
+			cpuMsPerCallback: (after.cpuMs - before.cpuMs) / count,
+		};
+	};
+}
+
+/** n8n settings the isolate diagnosis runs under, each in an instance of its own. */
+const ISOLATE_SETTINGS: Array<{ id: string; label: string; env: Record<string, string> }> = [
+	{ id: 'default', label: 'default engine (vm, eager)', env: {} },
+	{
+		id: 'lazy',
+		label: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
+		env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+	},
+];
+
+const decimal = (samples: number[], digits: number) => {
+	const { median: mid, min, max } = summarize(samples);
+	const format = (value: number) => value.toFixed(digits);
+	return min === max ? format(mid) : `${format(mid)} (${format(min)}–${format(max)})`;
+};
+
+/**
+ * Where the trigger's intake goes, against n8n's own Webhook node: the bare Webhook (current
+ * version, which n8n lets skip the expression isolate while it handles the request), the Webhook
+ * at type version 1 (for which n8n evaluates `$parameter["options"]["binaryData"]` per request)
+ * with its raw body switch off and on, and the trigger. Per callback: n8n's own count of isolates
+ * taken from its pool and of expressions evaluated (its Prometheus metrics), and the n8n process's
+ * CPU time, all threads. Under the default engine and with lazy acquisition. Run on request only
+ * (`--only=intake-isolates`).
+ */
+export async function isolateDiagnosis({ quick }: BenchContext): Promise<BenchResult> {
+	const count = quick ? 50 : 200;
+	const rounds = quick ? 1 : 3;
+	const kinds: IsolateKind[] = ['webhook', 'webhook-v1', 'webhook-v1-raw', 'trigger'];
+	const envs: Record<string, BenchEnvironment> = {};
+	try {
+		for (const setting of ISOLATE_SETTINGS) {
+			log(`isolates: starting n8n with ${setting.label}`);
+			envs[setting.id] = await startEnvironment({
+				n8nEnv: { N8N_METRICS: 'true', ...setting.env },
+				name: `bench-${setting.id}`,
+			});
+		}
+		const variants = ISOLATE_SETTINGS.flatMap((setting) =>
+			kinds.map((kind) => ({
+				name: `${setting.id}: ${ISOLATE_KIND_NAMES[kind]}`,
+				run: isolateVariant(envs[setting.id], kind, count, `${setting.id} `),
+			})),
+		);
+		log(`isolates: ${count} callbacks, ${rounds} rounds, ${variants.length} variants`);
+		const samples = await alternate(
+			rounds,
+			variants,
+			(s) =>
+				`${describeSample(s)}; per callback ${s.acquiredPerCallback.toFixed(2)} isolates, ${s.evaluationsPerCallback.toFixed(2)} evaluations, ${s.cpuMsPerCallback.toFixed(1)} ms CPU`,
+		);
+		const rows: Row[] = [];
+		ISOLATE_SETTINGS.forEach((setting, s) => {
+			const webhook = samples[s * kinds.length];
+			kinds.forEach((kind, k) => {
+				const own = samples[s * kinds.length + k];
+				rows.push({
+					measure: `${setting.label}: ${ISOLATE_KIND_NAMES[kind]}; per callback: isolates taken, expressions evaluated, n8n CPU ms; rate ratio to Webhook (v2)`,
+					a: rate(own, ISOLATE_KIND_NAMES[kind]),
+					b: {
+						label: 'per callback',
+						value: `${decimal(
+							own.map((x) => x.acquiredPerCallback),
+							2,
+						)} isolates; ${decimal(
+							own.map((x) => x.evaluationsPerCallback),
+							2,
+						)} evaluations; ${decimal(
+							own.map((x) => x.cpuMsPerCallback),
+							1,
+						)} ms CPU`,
+					},
+					ratio: ratioCell(rateRatios(own, webhook)),
+					met: null,
+				});
+			});
+		});
+		return {
+			id: 'intake-isolates',
+			title: `Callback intake: where the expression isolate is paid, ${count} callbacks, concurrency ${CONCURRENCY}`,
+			params: { count, rounds, concurrency: CONCURRENCY, kinds, settings: ISOLATE_SETTINGS },
+			rows,
+			notes: [
+				"Isolates and evaluations are n8n's own counters (N8N_METRICS=true: n8n_expression_pool_acquired_total, n8n_expression_evaluation_duration_seconds_count), read before and after the timed callbacks; CPU is the n8n process's user + system time over the same span, all threads (isolated-vm builds isolates off the main thread). Each taken isolate is disposed when given back and the pool builds a fresh one.",
+				'Every instance runs at once; only the one being measured gets callbacks. The trigger runs with secret (header), kind filter and repeat filter on; the Webhook variants answer on receipt and do nothing else.',
+			],
+			raw: Object.fromEntries(variants.map((variant, i) => [variant.name, samples[i]])),
+		};
+	} finally {
+		for (const other of Object.values(envs)) await other.close();
 	}
 }
