@@ -391,9 +391,13 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
 		expect(delivery.state).toBe('delivered');
 		const statuses = delivery.attemptLog.map((a) => a.status);
-		// Refused with 409 until n8n has saved the execution as waiting, then accepted once.
+		// Refused until n8n has saved the execution as waiting, then accepted once: 409 while n8n
+		// knows it runs. n8n 1.x answers 500 instead while the saved execution is not marked running
+		// and does not yet name its last node (waiting-webhooks.js then reads run data that is not
+		// there). The service retries either answer.
+		const earlyRefusals = n8nMajor() >= 2 ? [409] : [409, 500];
 		expect(statuses.at(-1)).toBe(200);
-		expect(statuses.slice(0, -1).filter((status) => status !== 409)).toEqual([]);
+		expect(statuses.slice(0, -1).filter((status) => !earlyRefusals.includes(status))).toEqual([]);
 		// Whether n8n's save or the immediate callback comes first is a race (n8n 2.41.1 in regular mode
 		// lost it twice in about ten runs): this test checks that either way the result is not lost.
 		// The early-delivery test in redelivery.test.ts forces the 409 every time.
