@@ -395,7 +395,7 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 		// knows it runs. n8n 1.x answers 500 instead while the saved execution is not marked running
 		// and does not yet name its last node (waiting-webhooks.js then reads run data that is not
 		// there). The service retries either answer.
-		const earlyRefusals = n8nMajor() >= 2 ? [409] : [409, 500];
+		const earlyRefusals: Array<number | null> = n8nMajor() >= 2 ? [409] : [409, 500];
 		expect(statuses.at(-1)).toBe(200);
 		expect(statuses.slice(0, -1).filter((status) => !earlyRefusals.includes(status))).toEqual([]);
 		// Whether n8n's save or the immediate callback comes first is a race (n8n 2.41.1 in regular mode
