@@ -78,13 +78,7 @@ export async function startRegistry(): Promise<Registry> {
 	const logFile = path.join(artifactsDir, 'logs', 'verdaccio.log');
 	const child = spawnInGroup(
 		path.join(nodeBin, 'node'),
-		[
-			verdaccioBin(),
-			'--config',
-			config,
-			'--listen',
-			`127.0.0.1:${port}`,
-		],
+		[verdaccioBin(), '--config', config, '--listen', `127.0.0.1:${port}`],
 		{ cwd: folder, logFile, env: { ...process.env, NODE_ENV: 'production' } },
 	);
 	const stop = async () => {
