@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 
 import type { DeliveryRecord, Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
@@ -102,6 +103,39 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 		const [item] = nodeOutput(execution, 'Trigger');
 		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: REVIEWS_FOR_20_MIB });
 		expect((item.payload as { reviews: unknown[] }).reviews).toHaveLength(reviewsOf(delivery));
+	});
+
+	it("refuses a delivery over the trigger's limit (128 MiB) with 413 before reading it", async () => {
+		const { id, url } = await activeCallbackTrigger('large: over the limit', { binaryData: true });
+		const announced = 129 * MIB;
+		const sent = 1 * MIB;
+		const answer = await new Promise<{ status: number | undefined; body: string }>(
+			(resolve, reject) => {
+				const req = request(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', 'content-length': announced },
+				});
+				const timer = setTimeout(() => req.destroy(new Error('no answer within 30 s')), 30_000);
+				req.on('response', (res) => {
+					let body = '';
+					res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+					res.on('end', () => {
+						clearTimeout(timer);
+						resolve({ status: res.statusCode, body });
+						req.destroy();
+					});
+				});
+				req.on('error', (error) => {
+					clearTimeout(timer);
+					reject(error);
+				});
+				// Only the first MiB of the announced 129 is ever sent: the answer must not wait for more.
+				req.write(Buffer.alloc(sent, 0x20));
+			},
+		);
+		expect(answer.status).toBe(413);
+		expect(answer.body).toContain('128 MiB');
+		expect(await executionCount(client, id)).toBe(0);
 	});
 
 	it('is refused by n8n (500) and lost after the service retries when the option is off', async () => {
