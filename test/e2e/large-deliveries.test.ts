@@ -22,6 +22,8 @@ import {
 const MIB = 1024 * 1024;
 // A simulated review is about 390 bytes of JSON: this many make a delivery over 20 MiB.
 const REVIEWS_FOR_20_MIB = 56_000;
+// About 104 MiB: a first crawl of a very large place, under the trigger's own limit of 128 MiB.
+const REVIEWS_FOR_100_MIB = 280_000;
 
 let client: N8nClient;
 let state: SuiteState;
@@ -104,6 +106,19 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: REVIEWS_FOR_20_MIB });
 		expect((item.payload as { reviews: unknown[] }).reviews).toHaveLength(reviewsOf(delivery));
 	});
+
+	it('reaches the workflow at 100 MiB, every review, through a Callback Trigger with Receive Large Deliveries', async () => {
+		const { id, url } = await activeCallbackTrigger('large: 100 MiB', { binaryData: true });
+		await submit.reviewJob(url, undefined, REVIEWS_FOR_100_MIB);
+		const delivery = await settledDelivery(180_000);
+		expect(bodySize(delivery)).toBeGreaterThan(100 * MIB);
+		expect(delivery.attemptLog.map((attempt) => attempt.status)).toEqual([200]);
+		const [execution] = await client.waitForExecutions(id, 1, 180_000);
+		expect(execution.status).toBe('success');
+		const [item] = nodeOutput(execution, 'Trigger');
+		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: REVIEWS_FOR_100_MIB });
+		expect((item.payload as { reviews: unknown[] }).reviews).toHaveLength(REVIEWS_FOR_100_MIB);
+	}, 300_000);
 
 	it("refuses a delivery over the trigger's limit (128 MiB) with 413 before reading it", async () => {
 		const { id, url } = await activeCallbackTrigger('large: over the limit', { binaryData: true });

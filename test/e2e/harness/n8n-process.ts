@@ -213,6 +213,9 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
 		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'info',
 		N8N_LOG_OUTPUT: 'console',
+		// n8n 2.41 saves an execution's data whatever its size but returns none above 100 MiB (the
+		// editor shows it without data); the large-delivery tests read a 100 MiB job's items back.
+		EXECUTIONS_DATA_MAX_DISPLAY_SIZE: String(256 * 1024 * 1024),
 		// A worker serves no editor: its port is the health server's.
 		...(command === 'worker'
 			? {
