@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { profileField, type ProfileKey } from '../shared/outgoing/profile';
+import type { ProfileKey } from '../shared/outgoing/profile';
+import { profileField } from '../shared/outgoing/profileFields';
 import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/outgoing/schedule/fields';
 import { TRIGGER_PROFILE_KEYS } from './schedule';
 import { largeDeliveriesOption } from '../shared/incoming/trigger/deliveryBody';

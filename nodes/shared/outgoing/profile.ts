@@ -1,6 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { additionalFields } from './descriptions';
 import { FieldReader } from './validation';
 
 /** The spec's "Limits" set this for review profile jobs only; scrapers take longer identifiers. */
@@ -10,7 +9,7 @@ export const EXTERNAL_IDENTIFIER_MAX_LENGTH = 255;
  * The parameters of a review profile job (the spec's "Review profiles and jobs"): each key as the
  * service names it, the node parameter that holds it, the name the user sees, and how it is
  * cleaned. Add, Add Many, the Scheduler's add and add_bulk and the Recurring Reviews Trigger all
- * read and check profiles through this table.
+ * read and check profiles through this table; their editor fields are in `profileFields.ts`.
  */
 const PROFILE_TABLE = [
 	{
@@ -18,36 +17,18 @@ const PROFILE_TABLE = [
 		parameter: 'url',
 		label: 'Profile URL',
 		clean: (read: FieldReader, label: string, value: unknown) => read.optionalUrl(label, value),
-		field: {
-			type: 'string',
-			default: '',
-			placeholder: 'https://www.example.com/biz/some-business',
-			description: 'Address of the review profile to collect',
-		},
 	},
 	{
 		key: 'query',
 		parameter: 'query',
 		label: 'Search Query',
 		clean: (read: FieldReader, label: string, value: unknown) => read.optionalString(label, value),
-		field: {
-			type: 'string',
-			default: '',
-			placeholder: 'Pizza Palace Berlin Mitte',
-			description: 'Search query that shows the listing (Google review profiles only)',
-		},
 	},
 	{
 		key: 'place_id',
 		parameter: 'placeId',
 		label: 'Place ID',
 		clean: (read: FieldReader, label: string, value: unknown) => read.optionalString(label, value),
-		field: {
-			type: 'string',
-			default: '',
-			placeholder: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
-			description: 'Place identifier of a Google profile',
-		},
 	},
 	{
 		key: 'from_date',
@@ -55,12 +36,6 @@ const PROFILE_TABLE = [
 		label: 'Reviews Since',
 		optional: true,
 		clean: (read: FieldReader, label: string, value: unknown) => read.optionalDate(label, value),
-		field: {
-			type: 'string',
-			default: '',
-			placeholder: 'YYYY-MM-DD',
-			description: 'Collect reviews published on or after this date',
-		},
 	},
 	{
 		key: 'blocks',
@@ -69,12 +44,6 @@ const PROFILE_TABLE = [
 		optional: true,
 		clean: (read: FieldReader, label: string, value: unknown) =>
 			read.optionalInteger(label, value, { min: 1 }),
-		field: {
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 10,
-			description: 'Number of latest reviews to collect',
-		},
 	},
 	{
 		key: 'diff',
@@ -83,26 +52,12 @@ const PROFILE_TABLE = [
 		optional: true,
 		clean: (read: FieldReader, label: string, value: unknown) =>
 			read.optionalInteger(label, value, { min: 1 }),
-		field: {
-			type: 'string',
-			default: '',
-			placeholder: '10001',
-			description:
-				'ID of a previous job: only reviews missing since that job are fetched. Empty: not sent.',
-		},
 	},
 	{
 		key: 'callback',
 		parameter: 'callback',
 		label: 'Callback URL',
 		clean: (read: FieldReader, label: string, value: unknown) => read.optionalUrl(label, value),
-		field: {
-			type: 'string',
-			default: '',
-			placeholder: 'https://your-n8n.example.com/webhook/reviews',
-			description:
-				'Address that receives the reviews when the job is complete, for example the production URL of a Scraping Callback Trigger or Webhook node',
-		},
 	},
 	{
 		key: 'external_identifier',
@@ -111,12 +66,6 @@ const PROFILE_TABLE = [
 		optional: true,
 		clean: (read: FieldReader, label: string, value: unknown) =>
 			read.optionalString(label, value, EXTERNAL_IDENTIFIER_MAX_LENGTH),
-		field: {
-			type: 'string',
-			default: '',
-			description:
-				'Your own reference for the job, at most 255 characters (a limit of the review API); always included in the callback payload',
-		},
 	},
 ] as const satisfies ReadonlyArray<{
 	key: string;
@@ -125,7 +74,6 @@ const PROFILE_TABLE = [
 	/** Add keeps it under Additional Fields. */
 	optional?: boolean;
 	clean: (read: FieldReader, label: string, value: unknown) => unknown;
-	field: Omit<INodeProperties, 'displayName' | 'name'>;
 }>;
 
 export type ProfileKey = (typeof PROFILE_TABLE)[number]['key'];
@@ -140,37 +88,15 @@ const specOf = (key: ProfileKey): ProfileSpec => PROFILE_TABLE.find((spec) => sp
 /** The name the user sees for a profile key in the node's fields. */
 export const profileLabel = (key: ProfileKey): string => specOf(key).label;
 
+/** The node parameter that holds a profile key. */
+export const profileParameter = (key: ProfileKey): string => specOf(key).parameter;
+
 const isOptional = (spec: ProfileSpec) => 'optional' in spec && spec.optional;
 
 /** The keys Profile → Add keeps under Additional Fields. */
 export const OPTIONAL_PROFILE_KEYS: readonly ProfileKey[] = PROFILE_TABLE.filter(isOptional).map(
 	({ key }) => key,
 );
-
-/** A profile key's node field; `changes` for a node that shows it otherwise. */
-export function profileField(
-	key: ProfileKey,
-	changes: Partial<INodeProperties> = {},
-): INodeProperties {
-	const { label, parameter, field } = specOf(key);
-	return { displayName: label, name: parameter, ...field, ...changes } as INodeProperties;
-}
-
-/** Profile → Add's fields (and Add Many's, Define Below): the identifiers and callback, then the rest. */
-export const profileFields: INodeProperties[] = [
-	{
-		displayName: 'Fill at least one of Profile URL, Search Query and Place ID',
-		name: 'identifierNotice',
-		type: 'notice',
-		default: '',
-	},
-	...PROFILE_TABLE.filter((spec) => !isOptional(spec)).map(({ key }) => profileField(key)),
-	additionalFields(
-		PROFILE_TABLE.filter(isOptional)
-			.map(({ key }) => profileField(key))
-			.sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	),
-];
 
 /** The profile's node parameters as Add keeps them (`only`: those keys alone), not yet checked. */
 export function readProfileParameters(

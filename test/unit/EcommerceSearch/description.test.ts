@@ -7,7 +7,7 @@ import {
 	RANGE_OPERATORS,
 	RANKING_FILTERS,
 	TEXT_FILTERS,
-} from '../../../nodes/EcommerceSearch/actions/product/filters';
+} from '../../../nodes/EcommerceSearch/actions/product/filterTable';
 
 const { description } = new EcommerceSearch();
 const property = (name: string) =>

@@ -2,11 +2,13 @@ import {
 	buildFilters,
 	buildRange,
 	positiveIntegers,
+	textValues,
+} from '../../../nodes/EcommerceSearch/actions/product/filters';
+import {
 	RANGE_FILTERS,
 	RANGE_OPERATORS,
 	type RangeOperator,
-	textValues,
-} from '../../../nodes/EcommerceSearch/actions/product/filters';
+} from '../../../nodes/EcommerceSearch/actions/product/filterTable';
 import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 

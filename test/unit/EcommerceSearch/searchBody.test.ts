@@ -1,9 +1,9 @@
 import {
 	buildSearchBody,
-	MAX_PER_PAGE,
 	searchOutputItems,
 	type SearchInput,
 } from '../../../nodes/EcommerceSearch/actions/product/search.operation';
+import { MAX_PER_PAGE } from '../../../nodes/EcommerceSearch/actions/product/searchFields';
 import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
 

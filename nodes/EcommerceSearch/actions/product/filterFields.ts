@@ -1,7 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { filtersCollection } from '../../../shared/outgoing/descriptions';
-import { OPERATOR_LABELS, PRODUCT_FILTERS, RANGE_OPERATORS, type ProductFilter } from './filters';
+import {
+	OPERATOR_LABELS,
+	PRODUCT_FILTERS,
+	RANGE_OPERATORS,
+	type ProductFilter,
+} from './filterTable';
 
 const rangeConditions: INodeProperties['options'] = [
 	{

@@ -2,23 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { withoutKeys } from '../../../shared/json';
-import {
-	additionalFields,
-	limitField,
-	outputField,
-	returnAllField,
-} from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
 import { oneResumedItem, type Waiting } from '../../../shared/waiting/record';
-import { productFiltersField } from './filterFields';
 import { buildFilters } from './filters';
-
-export const MAX_PER_PAGE = 500;
-
-/** The spec does not list the valid sources: these are offered, any other name can be typed. */
-export const COMMON_SOURCES = ['amazon', 'bestbuy', 'ebay', 'target', 'walmart'];
+import { MAX_PER_PAGE, searchProperties } from './searchFields';
 
 export interface SearchInput {
 	keyword?: unknown;
@@ -116,14 +105,6 @@ export function searchOutputItems(
 	return [...products, withoutKeys(response, 'results')];
 }
 
-const SOURCE_LABELS: Record<string, string> = {
-	amazon: 'Amazon',
-	bestbuy: 'Best Buy',
-	ebay: 'eBay',
-	target: 'Target',
-	walmart: 'Walmart',
-};
-
 /**
  * A search answered with its results at once has nothing to wait for. Waited-for products come as
  * one item from version 1.1, which n8n can link to the one waiting input item; version 1 gave one
@@ -143,131 +124,9 @@ export const waiting: Waiting = {
 				),
 };
 
-const LIMIT_DESCRIPTION =
-	'Max number of products the service finds for this search, counted over all its pages (sent as limit)';
-
-const PAGING_FIELDS: INodeProperties[] = [
-	{
-		displayName: 'Page',
-		name: 'page',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 1,
-		description: 'Page of results to return (the service starts at 1)',
-	},
-	{
-		displayName: 'Results per Page',
-		name: 'perPage',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PER_PAGE, numberPrecision: 0 },
-		default: 100,
-		description: `Number of products per page, at most ${MAX_PER_PAGE} (the service uses 100 when not set)`,
-	},
-];
-
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Fill exactly one of Keyword and Search Page URL',
-		name: 'searchNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
-		displayName: 'Keyword',
-		name: 'keyword',
-		type: 'string',
-		default: '',
-		placeholder: 'wireless headphones',
-		description: 'Words to search for across the chosen sources',
-	},
-	{
-		displayName: 'Search Page URL',
-		name: 'searchUrl',
-		type: 'string',
-		default: '',
-		placeholder: 'https://www.amazon.com/s?k=wireless+headphones',
-		description:
-			'Address of a search-results page of a supported source. Product pages cannot be processed.',
-	},
-	{
-		displayName: 'Sources',
-		name: 'sources',
-		type: 'multiOptions',
-		options: COMMON_SOURCES.map((source) => ({ name: SOURCE_LABELS[source], value: source })),
-		default: [],
-		description:
-			'Sources searched by keyword. Leave empty (and Other Sources too) to search all sources. Not used with a Search Page URL.',
-	},
-	{
-		displayName: 'Other Sources',
-		name: 'otherSources',
-		type: 'string',
-		default: '',
-		placeholder: 'etsy, newegg',
-		description: 'Source names missing from the list above, separated by commas',
-	},
-	{
-		displayName: 'Callback URL',
-		name: 'callbackUrl',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'https://your-n8n.example.com/webhook/products',
-		description:
-			'Address that receives the results as a JSON POST, for example the production URL of a Scraping Callback Trigger or Webhook node',
-	},
-	{
-		displayName:
-			'In a range filter, "Equal" overrides every other operator: a range with "Equal" and other conditions is refused',
-		name: 'equalNotice',
-		type: 'notice',
-		default: '',
-	},
-	productFiltersField,
-	// From version 1.2 the cap on products found is n8n's usual Return All / Limit pair.
-	{
-		...returnAllField,
-		description: 'Whether to have the service find every product, or at most Limit',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
-	},
-	{
-		...limitField,
-		description: LIMIT_DESCRIPTION,
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }], returnAll: [false] } },
-	},
-	{
-		...additionalFields([{ ...limitField, description: LIMIT_DESCRIPTION }, ...PAGING_FIELDS]),
-		displayOptions: { show: { '@version': [{ _cnd: { lt: 1.2 } }] } },
-	},
-	{
-		...additionalFields(PAGING_FIELDS),
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
-	},
-	{
-		...outputField(
-			{
-				name: 'One Item per Product',
-				value: 'products',
-				description: "Each product with the search's request_id",
-			},
-			'One item with the products, pagination, summary and credits used',
-		),
-		hint: 'With Wait for Completion (node version 1.1 on) the products come as one item, in "results": Split Out gives one item per product',
-	},
-	{
-		displayName: 'Add Summary Item',
-		name: 'includeSummary',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to add one last item with the request_id, status, credits used, pagination and summary of the search',
-		displayOptions: { show: { output: ['products'] } },
-	},
-];
-
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['product'], operation: ['search'] } },
-	withWaitForCompletion(properties, waiting),
+	withWaitForCompletion(searchProperties, waiting),
 );
 
 /** The limit sent: top-level Return All / Limit from version 1.2, Additional Fields before it. */

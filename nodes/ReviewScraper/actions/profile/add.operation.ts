@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { profileFields, readProfile } from '../../../shared/outgoing/profile';
+import { readProfile } from '../../../shared/outgoing/profile';
+import { profileFields } from '../../../shared/outgoing/profileFields';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
 import type { Waiting } from '../../../shared/waiting/record';

@@ -8,7 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { BatchOperation, PreparedUnit } from '../../../shared/outgoing/batches';
 import { optionsCollection } from '../../../shared/outgoing/descriptions';
-import { PROFILE_KEYS, profileFields, readProfile } from '../../../shared/outgoing/profile';
+import { PROFILE_KEYS, readProfile } from '../../../shared/outgoing/profile';
+import { profileFields } from '../../../shared/outgoing/profileFields';
 import type { ServiceRequest } from '../../../shared/outgoing/transport';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import {
