@@ -112,8 +112,15 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 		await submit.reviewJob(url, undefined, REVIEWS_FOR_100_MIB);
 		const delivery = await settledDelivery(180_000);
 		expect(bodySize(delivery)).toBeGreaterThan(100 * MIB);
-		expect(delivery.attemptLog.map((attempt) => attempt.status)).toEqual([200]);
+		// n8n answers once it has saved the execution, in queue mode over the simulator's 10 s wait
+		// for an answer when the machine is loaded (seen twice). The service then tries again; the
+		// trigger knows the repeat, so the workflow still gets the job once.
+		expect(delivery.attemptLog.at(-1)?.status).toBe(200);
+		for (const attempt of delivery.attemptLog.slice(0, -1)) {
+			expect(attempt.error).toBe('UND_ERR_HEADERS_TIMEOUT');
+		}
 		const [execution] = await client.waitForExecutions(id, 1, 180_000);
+		expect(await client.listExecutions({ workflowId: id })).toHaveLength(1);
 		expect(execution.status).toBe('success');
 		const [item] = nodeOutput(execution, 'Trigger');
 		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: REVIEWS_FOR_100_MIB });
