@@ -15,7 +15,9 @@ import path from 'node:path';
 
 import { buildBaseline, type BaselineBuild } from '../../bench/lib/baseline';
 import type { Simulator } from '../../simulator/server';
-import { N8nClient, type WorkflowNode } from '../e2e/harness/client';
+import { type N8nClient, type WorkflowNode } from '../e2e/harness/client';
+import { n8nMajor } from '../e2e/harness/compat';
+import { EditorClient } from '../e2e/harness/editorClient';
 import {
 	builtCredentialTypes,
 	builtNodeDescriptions,
@@ -57,6 +59,9 @@ const currentVersion = (packageManifest() as unknown as { version: string }).ver
 
 const nodesFolder = () => path.join(userFolder, '.n8n', 'nodes');
 const installedFolder = () => path.join(nodesFolder(), 'node_modules', packageName);
+/** n8n 1.x's uninstall deletes the package's folder and leaves its entry in the ledger. */
+const ledgerAfterUninstall = (version: string) =>
+	n8nMajor() >= 2 ? {} : { [packageName]: version };
 const ledger = () =>
 	JSON.parse(readFileSync(path.join(nodesFolder(), 'package.json'), 'utf8')) as {
 		dependencies: Record<string, string>;
@@ -118,9 +123,14 @@ async function until<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promis
 /**
  * n8n 2.41 takes a deactivated workflow's triggers and webhooks down after the API call returns;
  * an uninstall before that leaves them up (the trigger's schedule at the service) and logs errors.
+ * n8n 1.x does it before answering, and has no publication status to ask.
  */
 async function deactivateAll(ids: string[]): Promise<void> {
 	for (const id of ids) await client.deactivate(id);
+	if (n8nMajor() < 2) {
+		for (const id of ids) expect((await client.getWorkflow(id)).active).toBe(false);
+		return;
+	}
 	for (const id of ids) {
 		let status = '';
 		await until(async () => {
@@ -152,6 +162,10 @@ beforeAll(async () => {
 	registry.publish(tarball);
 	userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-install-'));
 	killAllOnSignals(() => rmSync(userFolder, { recursive: true, force: true }));
+	// `npm outdated` (the list's update check) runs without n8n's --registry flag, and n8n 1.x
+	// gives npm no environment but PATH: the nodes folder's own .npmrc is what both majors read.
+	mkdirSync(nodesFolder(), { recursive: true });
+	writeFileSync(path.join(nodesFolder(), '.npmrc'), `registry=${registry.url}/\n`);
 	n8n = await startN8n({
 		name: 'install',
 		userFolder,
@@ -161,8 +175,6 @@ beforeAll(async () => {
 			// n8n's own end-to-end mode: its /rest/e2e routes switch licence features on, the custom
 			// registry among them. Nothing else allows a registry other than npm's without a licence.
 			E2E_TESTS: 'true',
-			// `npm outdated` (the list's update check) runs without n8n's --registry flag.
-			npm_config_registry: `${registry.url}/`,
 			npm_config_cache: path.join(userFolder, 'npm-cache'),
 		},
 	});
@@ -173,9 +185,9 @@ beforeAll(async () => {
 		signal: AbortSignal.timeout(10_000),
 	});
 	expect(res.status).toBe(200);
-	client = new N8nClient(n8n.url);
+	// The Community Nodes page's own routes throughout; n8n 1.x's end-to-end mode has no public API.
+	client = new EditorClient(n8n.url);
 	await client.signIn();
-	await client.createApiKey();
 	simulator = await startSimulator();
 }, 300_000);
 
@@ -216,9 +228,10 @@ describe("n8n's community-node installer, from a local registry", () => {
 			expect.objectContaining({
 				packageName,
 				installedVersion: currentVersion,
-				failedLoading: false,
 			}),
 		);
+		// n8n 1.x's list has no failedLoading at all.
+		expect(listed.failedLoading).not.toBe(true);
 		expect(listed.updateAvailable).toBeUndefined();
 
 		// What n8n's installer wrote: the package without its dev and peer dependencies, and the
@@ -430,7 +443,7 @@ describe("n8n's community-node installer, from a local registry", () => {
 			entry.startsWith(packageName),
 		);
 		expect(leftovers).toEqual([]);
-		expect(ledger().dependencies).toEqual({});
+		expect(ledger().dependencies).toEqual(ledgerAfterUninstall(currentVersion));
 		const icon = await fetch(`${n8n.url}/${iconOf}`, { signal: AbortSignal.timeout(10_000) });
 		expect(icon.status).toBe(404);
 	});
@@ -728,7 +741,7 @@ describe('an update through the installer, with workflows saved on node versions
 		expect(await listPackages()).toEqual([]);
 		expect(await ourTypes()).toEqual([]);
 		expect(existsSync(installedFolder())).toBe(false);
-		expect(ledger().dependencies).toEqual({});
+		expect(ledger().dependencies).toEqual(ledgerAfterUninstall(currentVersion));
 	});
 
 	it("left no warning or error in n8n's log from the first install to the uninstall", () => {
