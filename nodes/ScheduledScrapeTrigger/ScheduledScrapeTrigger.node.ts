@@ -12,12 +12,14 @@ import { scrapingApiTest } from '../shared/outgoing/credentialTest';
 import { profileFromParameters } from '../shared/outgoing/profile';
 import { createSchedule, deleteSchedule, findSchedule } from '../shared/outgoing/schedule/client';
 import { toNodeError } from '../shared/outgoing/transport';
-import { receiveDelivery } from '../shared/incoming/trigger/delivery';
+import {
+	deliveryWebhook,
+	receiveDelivery,
+	withSecretQuery,
+} from '../shared/incoming/trigger/delivery';
 import { readDeliveryOptions } from '../shared/incoming/trigger/options';
 import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
-import { withSecretQuery } from '../shared/incoming/trigger/secret';
 import { scheduledTriggerPanel } from '../shared/incoming/trigger/panel';
-import { deliveryWebhook } from '../shared/incoming/trigger/webhook';
 import { FieldReader } from '../shared/outgoing/validation';
 import { properties } from './description';
 import { scheduleBodyFor, TRIGGER_PROFILE_KEYS, type TriggerSettings } from './schedule';

@@ -3,13 +3,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { ProfileKey } from '../shared/outgoing/profile';
 import { profileField } from '../shared/outgoing/profileFields';
 import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/outgoing/schedule/fields';
-import { TRIGGER_PROFILE_KEYS } from './schedule';
-import { largeDeliveriesOption } from '../shared/incoming/trigger/deliveryBody';
 import {
 	dedupeOption,
 	deliveryOptions,
+	largeDeliveriesOption,
 	splitResultsOption,
 } from '../shared/incoming/trigger/options';
+import { TRIGGER_PROFILE_KEYS } from './schedule';
 
 /** Where the trigger's profile fields differ from Profile → Add's. */
 const TRIGGER_FIELD_CHANGES: Partial<Record<ProfileKey, Partial<INodeProperties>>> = {

@@ -8,19 +8,21 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { PAYLOAD_KINDS, type PayloadKind } from '../shared/incoming/callbackPayload';
-import { receiveDelivery } from '../shared/incoming/trigger/delivery';
+import {
+	deliveryWebhook,
+	receiveDelivery,
+	type SecretLocation,
+} from '../shared/incoming/trigger/delivery';
 import {
 	completedOnlyOption,
 	dedupeOption,
 	dedupeWindowOption,
 	deliveryOptions,
+	largeDeliveriesOption,
 	readDeliveryOptions,
 	splitResultsOption,
 } from '../shared/incoming/trigger/options';
 import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
-import type { SecretLocation } from '../shared/incoming/trigger/secret';
-import { deliveryWebhook } from '../shared/incoming/trigger/webhook';
-import { largeDeliveriesOption } from '../shared/incoming/trigger/deliveryBody';
 import { callbackTriggerPanel } from '../shared/incoming/trigger/panel';
 
 export class ScrapingCallbackTrigger implements INodeType {

@@ -4,8 +4,8 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { ScrapingCallbackTrigger } from '../../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
 import { payloadId, recognizePayload } from '../../../nodes/shared/incoming/callbackPayload';
-import { LARGE_DELIVERY_LIMIT_MIB } from '../../../nodes/shared/incoming/trigger/deliveryBody';
-import { secretsMatch } from '../../../nodes/shared/incoming/trigger/secret';
+import { LARGE_DELIVERY_LIMIT_MIB } from '../../../nodes/shared/incoming/trigger/options';
+import { secretsMatch } from '../../../nodes/shared/secretsMatch';
 
 const samples: Record<string, IDataObject> = {
 	reviewJob: { job_id: 41, status: 'complete', success: true, reviews: [{ review_id: 'r1' }] },

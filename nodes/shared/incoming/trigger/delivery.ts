@@ -1,14 +1,25 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
-import { payloadId, payloadOutcome, recognizePayload, type PayloadKind } from '../callbackPayload';
+import {
+	normalizePayload,
+	payloadId,
+	payloadOutcome,
+	payloadRecords,
+	recognizePayload,
+	type Outcome,
+	type PayloadKind,
+} from '../callbackPayload';
 import { isObject } from '../../json';
-import { redactEchoedSecrets } from '../../redact';
-import { readDeliveryBody } from './deliveryBody';
-import { deliveryItems, deliveryKey } from './items';
-import type { DeliveryOptions } from './options';
+import { redactEchoedSecrets, SECRET_QUERY_PARAMETER } from '../../redact';
+import { secretsMatch } from '../../secretsMatch';
+import { LARGE_DELIVERY_LIMIT_MIB, type DeliveryOptions } from './options';
 import { contentDigest, screenDelivery, type DeliveryMemory } from './recentDeliveries';
-import { carriesSecret, type SecretCheck } from './secret';
-import { refuseDelivery } from './webhook';
 
 export interface DeliverySettings extends DeliveryOptions {
 	/** What a delivery must carry; without it, any delivery is received. */
@@ -73,4 +84,186 @@ export async function receiveDelivery(
 	};
 	const items = deliveryItems(kind, payload, head, settings.splitResults);
 	return { webhookResponse: { received: true }, workflowData: [items] };
+}
+
+const SECRET_HEADER = 'x-callback-secret';
+
+export type SecretLocation = 'query' | 'header';
+
+/** What a delivery must carry to be received: the secret, and where the sender puts it. */
+export interface SecretCheck {
+	expected: string;
+	location: SecretLocation;
+}
+
+/** Whether a delivery carries the expected secret where the trigger looks for it. */
+function carriesSecret(
+	this: IWebhookFunctions,
+	{ expected, location }: SecretCheck,
+): boolean {
+	const given =
+		location === 'header'
+			? this.getHeaderData()[SECRET_HEADER]
+			: (this.getQueryData() as IDataObject)[SECRET_QUERY_PARAMETER];
+	return secretsMatch(given, expected);
+}
+
+/** `url` with `secret` in its query, the one place the service sends back as given. */
+export function withSecretQuery(url: string, secret: string): string {
+	const separator = url.includes('?') ? '&' : '?';
+	return `${url}${separator}${SECRET_QUERY_PARAMETER}=${secret}`;
+}
+
+const LARGE_DELIVERY_LIMIT_BYTES = LARGE_DELIVERY_LIMIT_MIB * 1024 * 1024;
+
+type DeliveryBody =
+	| { body: unknown; refusal?: undefined }
+	| { body?: undefined; refusal: { status: number; message: string } };
+
+interface UnreadRequest extends AsyncIterable<Buffer> {
+	headers: Record<string, string | string[] | undefined>;
+	readable?: boolean;
+	readableEnded?: boolean;
+	rawBody?: unknown;
+	body?: unknown;
+	destroy?: () => void;
+}
+
+/** The delivery's body: as n8n parsed it, or read here when n8n left it unread. */
+async function readDeliveryBody(this: IWebhookFunctions): Promise<DeliveryBody> {
+	const request = this.getRequestObject() as unknown as UnreadRequest;
+	const unread =
+		request.body === undefined &&
+		request.rawBody === undefined &&
+		request.readable === true &&
+		request.readableEnded !== true;
+	if (!unread) return { body: this.getBodyData() };
+
+	const encoding = String(request.headers['content-encoding'] ?? 'identity').toLowerCase();
+	if (encoding !== 'identity') {
+		return refusal(415, `Content-Encoding "${encoding}" is not accepted; send the JSON as is`);
+	}
+	const tooLarge = refusal(
+		413,
+		`The delivery is bigger than this trigger's limit of ${LARGE_DELIVERY_LIMIT_MIB} MiB`,
+	);
+	const declared = Number(request.headers['content-length']);
+	if (declared > LARGE_DELIVERY_LIMIT_BYTES) return tooLarge;
+
+	const body = new BodyBuffer(declared);
+	try {
+		for await (const chunk of request) {
+			if (body.size + chunk.length > LARGE_DELIVERY_LIMIT_BYTES) {
+				request.destroy?.();
+				return tooLarge;
+			}
+			body.append(chunk);
+		}
+	} catch {
+		// The sender went away mid-body; what arrived is not the delivery, and it will send again.
+		return refusal(400, 'The delivery was cut off before its end');
+	}
+	const text = body.text();
+	try {
+		return { body: JSON.parse(text) as IDataObject };
+	} catch {
+		return refusal(400, 'The callback body must be a JSON object');
+	}
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * The bytes of a body as they arrive. With its length announced (the usual case) they are copied
+ * into one buffer of that length, so the chunks are not held until the end and then copied again;
+ * otherwise, or past that length, the chunks are kept and joined once.
+ */
+class BodyBuffer {
+	size = 0;
+	private whole: Buffer | undefined;
+	private chunks: Buffer[] = [];
+
+	constructor(declared: number) {
+		if (Number.isSafeInteger(declared) && declared > 0) this.whole = Buffer.allocUnsafe(declared);
+	}
+
+	append(chunk: Buffer): void {
+		if (this.whole && this.size + chunk.length <= this.whole.length) {
+			chunk.copy(this.whole, this.size);
+		} else {
+			if (this.whole) this.chunks.push(this.whole.subarray(0, this.size));
+			this.whole = undefined;
+			this.chunks.push(chunk);
+		}
+		this.size += chunk.length;
+	}
+
+	/** The body decoded as UTF-8 without a leading byte order mark; the bytes are let go. */
+	text(): string {
+		const bytes = this.whole
+			? this.whole.subarray(0, this.size)
+			: Buffer.concat(this.chunks, this.size);
+		this.whole = undefined;
+		this.chunks = [];
+		const start = UTF8_BOM.every((byte, index) => bytes[index] === byte) ? UTF8_BOM.length : 0;
+		return bytes.toString('utf8', start);
+	}
+}
+
+function refusal(status: number, message: string): DeliveryBody {
+	return { refusal: { status, message } };
+}
+
+/** The one webhook of a trigger: the service POSTs its deliveries to it. */
+export function deliveryWebhook(
+	path: string,
+	extra: Partial<IWebhookDescription> = {},
+): IWebhookDescription {
+	return {
+		...extra,
+		name: 'default',
+		httpMethod: 'POST',
+		responseMode: 'onReceived',
+		// Without it n8n answers with the literal text "firstEntryJson" instead of the node's answer.
+		responseData: '',
+		path,
+	};
+}
+
+/** Answers a delivery with an error status; it starts nothing. */
+function refuseDelivery(
+	this: IWebhookFunctions,
+	status: number,
+	message: string,
+): IWebhookResponseData {
+	this.getResponseObject().status(status).json({ message });
+	return { noWebhookResponse: true };
+}
+
+/**
+ * What a trigger starts its workflow with: one item carrying the payload, or with Split Results
+ * one per record. A delivery without records (a failed job, or a completed one that found nothing
+ * new) still comes out as one item, so the delivery and its ID are seen. Every item carries
+ * `recordCount` and a `deliveryKey` that is the same whenever the same content is delivered again
+ * (on every record of it with Split Results: n8n's Remove Duplicates node keeps or drops the items
+ * of one key together), so that node can drop repeats across executions and processes.
+ */
+function deliveryItems(
+	kind: PayloadKind,
+	payload: IDataObject,
+	head: IDataObject & { outcome: Outcome; deliveryKey: string },
+	splitResults: boolean,
+): INodeExecutionData[] {
+	const normalized = normalizePayload(kind, payload);
+	const records = payloadRecords(normalized) ?? [];
+	const counted = { ...head, recordCount: records.length };
+	if (splitResults && records.length > 0) {
+		return records.map((record) => ({ json: { ...counted, record } }));
+	}
+	return [{ json: { ...counted, payload: normalized } }];
+}
+
+/** The key of one delivery: its kind and ID, and a digest of its content. */
+function deliveryKey(kind: PayloadKind, id: string | undefined, digest: string): string {
+	return `${kind}:${id ?? ''}:${digest}`;
 }

@@ -2,6 +2,25 @@ import type { IDataObject, INodeProperties, IWebhookFunctions } from 'n8n-workfl
 
 export const DEFAULT_DEDUPE_WINDOW = 1000;
 
+/** The most a trigger reads of a delivery that n8n left unread (`largeDeliveriesOption`). */
+export const LARGE_DELIVERY_LIMIT_MIB = 128;
+
+/**
+ * n8n reads a webhook's JSON body itself, up to N8N_PAYLOAD_SIZE_MAX (16 MiB by default, fixed on
+ * n8n Cloud), and answers 500 above it before any node code runs: a review job's first crawl can
+ * be bigger, and the service gives up after three retries, so its reviews would be lost. n8n leaves
+ * the body unread for a start node of type version 1 whose `options.binaryData` is set (the
+ * Webhook node's raw-body switch), which is why this option has that name; the trigger then reads
+ * the body itself, up to its own limit.
+ */
+export const largeDeliveriesOption: INodeProperties = {
+	displayName: 'Receive Large Deliveries',
+	name: 'binaryData',
+	type: 'boolean',
+	default: true,
+	description: `Whether this trigger reads deliveries itself, up to ${LARGE_DELIVERY_LIMIT_MIB} MiB, instead of leaving them to n8n, which refuses any body bigger than N8N_PAYLOAD_SIZE_MAX (16 MiB by default, about 20,000 reviews) and so loses a big review job`,
+};
+
 export const dedupeOption: INodeProperties = {
 	displayName: 'Ignore Repeated Deliveries',
 	name: 'dedupe',
