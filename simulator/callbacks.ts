@@ -7,6 +7,7 @@
 import { Agent, request } from 'undici';
 
 import type { CallbackRetryOptions } from './config';
+import { cachingLookup } from './lookup';
 
 export type PayloadKind =
 	| 'review-job'
@@ -71,7 +72,10 @@ export class CallbackDeliverer {
 	private nextSeq = 1;
 	private readonly inFlight = new Set<AbortController>();
 	private readonly waiters = new Map<() => void, (error: Error) => void>();
-	private readonly agent = new Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 1_000 });
+	private readonly agent = new Agent({
+		connect: { timeout: 5_000, lookup: cachingLookup() },
+		keepAliveTimeout: 1_000,
+	});
 
 	constructor(private readonly settings: () => RetrySettings) {}
 

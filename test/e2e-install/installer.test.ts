@@ -25,7 +25,8 @@ import {
 	packageManifest,
 	startSimulator,
 } from '../e2e/harness/fixtures';
-import { killAllOnSignals, startN8n, type N8nInstance } from '../e2e/harness/n8n-process';
+import { startN8nOnDatabase } from '../e2e/harness/database';
+import { killAllOnSignals, type N8nInstance } from '../e2e/harness/n8n-process';
 import { packageName, packPackage } from '../e2e/harness/package';
 import { repoRoot } from '../e2e/harness/paths';
 import {
@@ -166,7 +167,7 @@ beforeAll(async () => {
 	// gives npm no environment but PATH: the nodes folder's own .npmrc is what both majors read.
 	mkdirSync(nodesFolder(), { recursive: true });
 	writeFileSync(path.join(nodesFolder(), '.npmrc'), `registry=${registry.url}/\n`);
-	n8n = await startN8n({
+	n8n = await startN8nOnDatabase({
 		name: 'install',
 		userFolder,
 		env: {

@@ -53,6 +53,15 @@ it('has a row for every operation of every action node', () => {
 	expect(missingRows()).toEqual([]);
 });
 
+/** Names the step a case failed at: a bare "aborted due to timeout" does not say which call. */
+async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+	try {
+		return await work();
+	} catch (error) {
+		throw new Error(`${name}: ${(error as Error).message}`);
+	}
+}
+
 async function runCase(matrixCase: MatrixCase): Promise<void> {
 	const row = rows[matrixCase.node][matrixCase.operation];
 	const tag = randomUUID().slice(0, 8);
@@ -68,15 +77,25 @@ async function runCase(matrixCase: MatrixCase): Promise<void> {
 		...nodeSettings(matrixCase, row),
 	} as WorkflowNode;
 	const path = `settings-${tag}`;
-	const { id } = await client.createWorkflow({
-		name: `settings matrix: ${matrixCase.node} ${matrixCase.operation} ${matrixCase.onError} retry ${matrixCase.retry}`,
-		...chain([webhookNode(path), splitOutNode('body.items'), node]),
-	});
-	await client.activate(id);
+	// The run is read from n8n's execution record, so the webhook answers on receipt: no case
+	// waits on n8n's queue-mode answer at the last node (see QUEUE_JOB_RETENTION).
+	const { id } = await step('create the workflow', () =>
+		client.createWorkflow({
+			name: `settings matrix: ${matrixCase.node} ${matrixCase.operation} ${matrixCase.onError} retry ${matrixCase.retry}`,
+			...chain([webhookNode(path, { respond: 'onReceived' }), splitOutNode('body.items'), node]),
+		}),
+	);
+	await step('activate it', () => client.activate(id));
 	activated.push(id);
-	await (await client.callWebhook(path, { items }, 30_000)).arrayBuffer();
-	const [execution] = await client.waitForExecutions(id, 1, 90_000);
-	await client.deactivate(id);
+	await step('call its webhook', async () => {
+		const answer = await client.callWebhook(path, { items }, 30_000);
+		await answer.arrayBuffer();
+		if (!answer.ok) throw new Error(`n8n answered ${answer.status}`);
+	});
+	const [execution] = await step('wait for its execution', () =>
+		client.waitForExecutions(id, 1, 90_000),
+	);
+	await step('deactivate it', () => client.deactivate(id));
 	const run = nodeRun(execution, NODE) as unknown as Omit<NodeRun, 'error' | 'data'> & {
 		error?: { message?: string; context?: IDataObject };
 		data?: { main: Array<INodeExecutionData[] | null> };

@@ -72,6 +72,20 @@ export class HttpError extends Error {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a webhook call waits for n8n's answer (a Webhook node answering at the last node). */
+const WEBHOOK_ANSWER_MS = 120_000;
+
+/**
+ * Whether an ended execution's stored data is its final data. n8n 1.x on SQLite writes the status
+ * and the data in two statements, status first (ExecutionRepository.updateExistingExecution): read
+ * in between, a resumed execution reads "success" with the data it was resumed with, its waiting
+ * node's run taken off. The final data has a run of the last node, or the error that ended it.
+ */
+export function dataSaved(execution: Execution): boolean {
+	if (!['success', 'error'].includes(execution.status) || !execution.data) return true;
+	const { runData, lastNodeExecuted, error } = execution.data.resultData;
+	return error !== undefined || (!!lastNodeExecuted && (runData[lastNodeExecuted]?.length ?? 0) > 0);
+}
 
 /** Talks to one n8n instance: its internal REST API (as the editor) and its public API. */
 export class N8nClient {
@@ -281,11 +295,13 @@ export class N8nClient {
 		for (;;) {
 			const executions = await this.listExecutions({ workflowId, includeData: true, limit: 100 });
 			const done = executions.filter((e) => !['running', 'new', 'waiting'].includes(e.status));
-			if (done.length >= count) return done;
+			if (done.length >= count && done.every(dataSaved)) return done;
 			if (Date.now() > deadline) {
+				const unsaved = done.filter((e) => !dataSaved(e)).map((e) => e.id);
 				throw new Error(
 					`workflow ${workflowId}: ${done.length}/${count} finished executions after ${timeoutMs} ms ` +
-						`(statuses: ${executions.map((e) => e.status).join(', ') || 'none'})`,
+						`(statuses: ${executions.map((e) => e.status).join(', ') || 'none'}` +
+						`${unsaved.length ? `; ended without their final data: ${unsaved.join(', ')}` : ''})`,
 				);
 			}
 			await sleep(250);
@@ -303,7 +319,10 @@ export class N8nClient {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(body),
-				signal: AbortSignal.timeout(120_000),
+				signal: AbortSignal.timeout(WEBHOOK_ANSWER_MS),
+			}).catch((error: Error) => {
+				if (error.name !== 'TimeoutError') throw error;
+				throw new Error(`POST /webhook/${path}: no answer in ${WEBHOOK_ANSWER_MS / 1000} s`);
 			});
 			if (res.status !== 404 || Date.now() > deadline) return res;
 			await res.arrayBuffer();
@@ -315,21 +334,31 @@ export class N8nClient {
 	async nodeTypes(): Promise<
 		Array<{ name: string; displayName: string; version: number | number[] }>
 	> {
-		const res = await this.request('GET', '/types/nodes.json', undefined, this.sessionHeaders());
-		return (await res.json()) as Array<{
-			name: string;
-			displayName: string;
-			version: number | number[];
-		}>;
+		return await this.typesFile('/types/nodes.json');
 	}
 
 	async credentialTypes(): Promise<Array<{ name: string; displayName: string }>> {
-		const res = await this.request(
-			'GET',
-			'/types/credentials.json',
-			undefined,
-			this.sessionHeaders(),
-		);
-		return (await res.json()) as Array<{ name: string; displayName: string }>;
+		return await this.typesFile('/types/credentials.json');
+	}
+
+	/**
+	 * n8n serves the catalogues as static files it rewrites after an install, update or
+	 * uninstall; a read while it writes gets the file cut short (seen on n8n 1.123.81: "Unterminated
+	 * string in JSON at position 4193870" right after an uninstall). Read until it is whole.
+	 */
+	private async typesFile<T>(path: string, timeoutMs = 15_000): Promise<T> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const res = await this.request('GET', path, undefined, this.sessionHeaders());
+			const text = await res.text();
+			try {
+				return JSON.parse(text) as T;
+			} catch (error) {
+				if (Date.now() > deadline) {
+					throw new Error(`GET ${path}: not whole JSON after ${timeoutMs} ms: ${error}`);
+				}
+			}
+			await sleep(100);
+		}
 	}
 }

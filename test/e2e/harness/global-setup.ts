@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { defaultOwner, N8nClient } from './client';
-import { assertPackageLoaded, killAllOnSignals, startN8n, type N8nInstance } from './n8n-process';
+import { databaseFor, startN8nOnDatabase } from './database';
+import { assertPackageLoaded, killAllOnSignals, type N8nInstance } from './n8n-process';
 import { installPackage, packageName, packPackage } from './package';
 import { ensureRuntime } from './paths';
 import {
@@ -48,7 +49,9 @@ export default async function globalSetup(
 	let instance: N8nInstance | undefined;
 	try {
 		await phase('install package into user folder', () => installPackage(userFolder, tarball));
-		instance = await phase('n8n start', () => startN8n({ name: 'e2e', userFolder }));
+		instance = await phase(`n8n start (${databaseFor()})`, () =>
+			startN8nOnDatabase({ name: 'e2e', userFolder }),
+		);
 		assertPackageLoaded(instance, packageName);
 		const { apiKey, session } = await signIn(instance.url);
 		writeState({
@@ -115,6 +118,7 @@ async function queueSetup(tarball: string): Promise<void> {
 				startupMs: cluster.startupMs,
 				workerConcurrency: WORKER_CONCURRENCY,
 				recoverySettings: QUEUE_RECOVERY_SETTINGS,
+				redisPort: cluster.redis.port,
 				processes: cluster.processes(),
 			},
 		});

@@ -13,6 +13,7 @@ import {
 import { installPackage, packageName } from './package';
 import { artifactsDir } from './paths';
 import { startPostgres, startRedis, type PostgresService, type Service } from './services';
+import { postgresEnv } from './database';
 
 export const WORKER_COUNT = 2;
 /** n8n warns below 5 ("can lead to an unstable environment"). */
@@ -28,6 +29,19 @@ export const QUEUE_RECOVERY_SETTINGS = {
 	QUEUE_WORKER_LOCK_DURATION: '15000',
 	QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
 	QUEUE_WORKER_STALLED_INTERVAL: '5000',
+};
+
+/**
+ * n8n removes a queue job from Redis the moment it ends (keep last 0), and the webhook process
+ * answers a Webhook node set to "When Last Node Finishes" only once Bull's `job.finished()` hears
+ * of the end by pub/sub: a job that ends before the process listens (a run that fails at once on a
+ * loaded machine) leaves the request unanswered for good (OptimalBits/bull#1906; with n8n's Bull,
+ * a job that ended 300 ms before `finished()` was called still waited after 3 s, and was answered
+ * when kept). Kept jobs are found ended. The nodes' own webhooks answer on receipt.
+ */
+export const QUEUE_JOB_RETENTION = {
+	N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED: '1000',
+	N8N_EXECUTIONS_QUEUE_KEEP_LAST_FAILED: '1000',
 };
 
 /**
@@ -131,16 +145,13 @@ export async function startQueueCluster(options: {
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(postgres.port),
-			DB_POSTGRESDB_USER: postgres.user,
-			DB_POSTGRESDB_DATABASE: postgres.database,
+			...postgresEnv(postgres),
 			N8N_WEBHOOK_URL: `${webhookUrl}/`,
 			WEBHOOK_URL: `${webhookUrl}/`,
 			N8N_EDITOR_BASE_URL: `${mainUrl}/`,
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			...QUEUE_RECOVERY_SETTINGS,
+			...QUEUE_JOB_RETENTION,
 		};
 		const encryptionKey = randomBytes(24).toString('hex');
 
