@@ -29,7 +29,8 @@ export class ScrapingScheduler implements INodeType {
 			dark: 'file:../../icons/scrapingScheduler.dark.svg',
 		},
 		group: ['transform'],
-		version: [1, 1.1],
+		// Newest first, an integer last: test/unit/nodeVersions.test.ts says why.
+		version: [1.1, 1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:

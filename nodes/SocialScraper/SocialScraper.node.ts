@@ -34,7 +34,8 @@ export class SocialScraper implements INodeType {
 			dark: 'file:../../icons/socialScraper.dark.svg',
 		},
 		group: ['transform'],
-		version: [1, 1.1, 1.2],
+		// Newest first, an integer last: test/unit/nodeVersions.test.ts says why.
+		version: [1.2, 1.1, 1],
 		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:

@@ -17,7 +17,6 @@ import { buildBaseline, type BaselineBuild } from '../../bench/lib/baseline';
 import type { Simulator } from '../../simulator/server';
 import { type N8nClient, type WorkflowNode } from '../e2e/harness/client';
 import { n8nMajor } from '../e2e/harness/compat';
-import { EditorClient } from '../e2e/harness/editorClient';
 import {
 	builtCredentialTypes,
 	builtNodeDescriptions,
@@ -25,8 +24,7 @@ import {
 	packageManifest,
 	startSimulator,
 } from '../e2e/harness/fixtures';
-import { startN8nOnDatabase } from '../e2e/harness/database';
-import { killAllOnSignals, type N8nInstance } from '../e2e/harness/n8n-process';
+import type { N8nInstance } from '../e2e/harness/n8n-process';
 import { packageName, packPackage } from '../e2e/harness/package';
 import { repoRoot } from '../e2e/harness/paths';
 import {
@@ -38,6 +36,7 @@ import {
 	waitForExecutionStatus,
 	webhookNode,
 } from '../e2e/harness/workflows';
+import { startInstallerN8n, type InstallerN8n } from './installerN8n';
 import { startRegistry, type Registry } from './registry';
 
 // The last commit before Review Scraper, E-commerce Search and Social Scraper got version 1.2
@@ -54,6 +53,7 @@ let n8n: N8nInstance;
 let client: N8nClient;
 let simulator: Simulator;
 let userFolder: string;
+let installer: InstallerN8n | undefined;
 let packFolder: string | undefined;
 let credentials: Record<string, { id: string; name: string }>;
 const currentVersion = (packageManifest() as unknown as { version: string }).version;
@@ -145,6 +145,9 @@ async function deactivateAll(ids: string[]): Promise<void> {
 
 const latest = (version: number | number[]) =>
 	Array.isArray(version) ? Math.max(...version) : version;
+/** What n8n's installer records as a node's latest version: the last one listed. */
+const recorded = (version: number | number[]) =>
+	Array.isArray(version) ? version[version.length - 1] : version;
 
 beforeAll(async () => {
 	packFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-install-pack-'));
@@ -161,42 +164,17 @@ beforeAll(async () => {
 	}
 	registry = await startRegistry();
 	registry.publish(tarball);
-	userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-install-'));
-	killAllOnSignals(() => rmSync(userFolder, { recursive: true, force: true }));
-	// `npm outdated` (the list's update check) runs without n8n's --registry flag, and n8n 1.x
-	// gives npm no environment but PATH: the nodes folder's own .npmrc is what both majors read.
-	mkdirSync(nodesFolder(), { recursive: true });
-	writeFileSync(path.join(nodesFolder(), '.npmrc'), `registry=${registry.url}/\n`);
-	n8n = await startN8nOnDatabase({
-		name: 'install',
-		userFolder,
-		env: {
-			N8N_LOG_FORMAT: 'json',
-			N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url,
-			// n8n's own end-to-end mode: its /rest/e2e routes switch licence features on, the custom
-			// registry among them. Nothing else allows a registry other than npm's without a licence.
-			E2E_TESTS: 'true',
-			npm_config_cache: path.join(userFolder, 'npm-cache'),
-		},
-	});
-	const res = await fetch(`${n8n.url}/rest/e2e/feature`, {
-		method: 'PATCH',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ feature: 'feat:communityNodes:customRegistry', enabled: true }),
-		signal: AbortSignal.timeout(10_000),
-	});
-	expect(res.status).toBe(200);
-	// The Community Nodes page's own routes throughout; n8n 1.x's end-to-end mode has no public API.
-	client = new EditorClient(n8n.url);
-	await client.signIn();
+	// SQLite on every major: the previous release lists 1.1 last, which n8n 1.x on PostgreSQL
+	// refuses to install (nodeVersions.test.ts); postgres.test.ts installs this build there.
+	installer = await startInstallerN8n(registry, 'sqlite');
+	({ n8n, client, userFolder } = installer);
 	simulator = await startSimulator();
 }, 300_000);
 
 afterAll(async () => {
 	await simulator?.stop();
-	await n8n?.stop();
+	await installer?.stop();
 	await registry?.stop();
-	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
 	if (packFolder) rmSync(packFolder, { recursive: true, force: true });
 });
 
@@ -214,7 +192,7 @@ describe("n8n's community-node installer, from a local registry", () => {
 		const expected = builtNodeDescriptions().map((description) => ({
 			name: description.displayName,
 			type: `${packageName}.${description.name}`,
-			latestVersion: latest(description.version),
+			latestVersion: recorded(description.version),
 		}));
 		expect(expected.length).toBe(packageManifest().n8n.nodes.length);
 		const byType = (a: { type: string }, b: { type: string }) => a.type.localeCompare(b.type);
@@ -707,7 +685,7 @@ describe('an update through the installer, with workflows saved on node versions
 		expect(
 			updated.installedNodes.find((node) => node.type === `${packageName}.reviewScraper`)
 				?.latestVersion,
-		).toBe(1.2);
+		).toBe(1);
 		for (const workflow of saved) {
 			const stored = await client.getWorkflow(workflow.id);
 			expect(stored.active).toBe(true);

@@ -84,7 +84,9 @@ const WEBHOOK_ANSWER_MS = 120_000;
 export function dataSaved(execution: Execution): boolean {
 	if (!['success', 'error'].includes(execution.status) || !execution.data) return true;
 	const { runData, lastNodeExecuted, error } = execution.data.resultData;
-	return error !== undefined || (!!lastNodeExecuted && (runData[lastNodeExecuted]?.length ?? 0) > 0);
+	return (
+		error !== undefined || (!!lastNodeExecuted && (runData[lastNodeExecuted]?.length ?? 0) > 0)
+	);
 }
 
 /** Talks to one n8n instance: its internal REST API (as the editor) and its public API. */

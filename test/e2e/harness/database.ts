@@ -28,8 +28,11 @@ export function postgresEnv(postgres: PostgresService): Record<string, string> {
 }
 
 /** A regular-mode n8n on its version's database (`databaseFor`); stopping it stops both. */
-export async function startN8nOnDatabase(options: N8nOptions): Promise<N8nInstance> {
-	if (databaseFor() === 'sqlite') return await startN8n(options);
+export async function startN8nOnDatabase(
+	options: N8nOptions,
+	database = databaseFor(),
+): Promise<N8nInstance> {
+	if (database === 'sqlite') return await startN8n(options);
 	const postgres = await startPostgres(`${options.name}-postgres`);
 	let instance: N8nInstance;
 	try {

@@ -97,10 +97,7 @@ export interface SecretCheck {
 }
 
 /** Whether a delivery carries the expected secret where the trigger looks for it. */
-function carriesSecret(
-	this: IWebhookFunctions,
-	{ expected, location }: SecretCheck,
-): boolean {
+function carriesSecret(this: IWebhookFunctions, { expected, location }: SecretCheck): boolean {
 	const given =
 		location === 'header'
 			? this.getHeaderData()[SECRET_HEADER]
