@@ -26,6 +26,8 @@ const compatFiles = [
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
 module.exports = {
+	// CI's summary reads what each run reports (only with CI_SUMMARY_DIR set: see .ci/run).
+	reporters: ['default', '<rootDir>/scripts/ci-jest-report.js'],
 	projects: [
 		project('unit'),
 		project('engine', {

@@ -59,7 +59,11 @@ for (const version of versions) {
 			'--json',
 			`--outputFile=${report}`,
 		],
-		{ cwd: root, env: { ...process.env, N8N_VERSION: version }, stdio: 'inherit' },
+		{
+			cwd: root,
+			env: { ...process.env, N8N_VERSION: version, CI_RUN_LABEL: `n8n ${version} ${mode}` },
+			stdio: 'inherit',
+		},
 	);
 	const seconds = Math.round((Date.now() - started) / 1000);
 	const jest = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : undefined;

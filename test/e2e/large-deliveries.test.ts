@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import type { DeliveryRecord, Simulator } from '../../simulator/server';
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import { recordN8nFault } from './harness/n8nFaults';
 import { connect, type SuiteState } from './harness/state';
 import { directSubmitter } from './harness/submit';
 import {
@@ -118,6 +119,10 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 		expect(delivery.attemptLog.at(-1)?.status).toBe(200);
 		for (const attempt of delivery.attemptLog.slice(0, -1)) {
 			expect(attempt.error).toBe('UND_ERR_HEADERS_TIMEOUT');
+			recordN8nFault(
+				'n8n: 100 MiB delivery unanswered in 10 s',
+				`attempt at ${attempt.at} timed out, the service retried`,
+			);
 		}
 		const [execution] = await client.waitForExecutions(id, 1, 180_000);
 		expect(await client.listExecutions({ workflowId: id })).toHaveLength(1);

@@ -1,0 +1,34 @@
+// A jest reporter for CI's summary (scripts/ci-summary.mjs): with CI_SUMMARY_DIR set, each jest run
+// writes its counts, the phase it ran in (CI_PHASE) and when its last test ended, so the summary
+// can show what jest itself does not print: the time a run stays alive after its last test.
+const { mkdirSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
+
+class CiJestReport {
+	onRunComplete(_contexts, results) {
+		const dir = process.env.CI_SUMMARY_DIR;
+		if (!dir) return;
+		mkdirSync(dir, { recursive: true });
+		const lastTestEnd = Math.max(
+			results.startTime,
+			...results.testResults.map((file) => file.perfStats?.end ?? 0),
+		);
+		const report = {
+			phase: process.env.CI_PHASE ?? '',
+			label: process.env.CI_RUN_LABEL ?? '',
+			startedAt: results.startTime,
+			lastTestEndedAt: lastTestEnd,
+			completedAt: Date.now(),
+			passed: results.numPassedTests,
+			failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
+			skipped: results.numPendingTests + results.numTodoTests,
+			failedFiles: results.testResults
+				.filter((file) => file.numFailingTests > 0 || file.testExecError)
+				.map((file) => path.relative(process.cwd(), file.testFilePath)),
+		};
+		const file = path.join(dir, `jest-${Date.now()}-${process.pid}.json`);
+		writeFileSync(file, JSON.stringify(report, null, '\t'));
+	}
+}
+
+module.exports = CiJestReport;
