@@ -10,7 +10,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { scrapingApiTest } from '../shared/outgoing/credentialTest';
 import { profileFromParameters } from '../shared/outgoing/profile';
-import { createSchedule, deleteSchedule, findSchedule } from '../shared/outgoing/schedule/client';
+import { refuseUnreachableCallbacks } from '../shared/outgoing/callbackReachability';
+import {
+	createSchedule,
+	deleteSchedule,
+	findSchedule,
+	scheduleRequests,
+} from '../shared/outgoing/schedule/client';
 import { toNodeError } from '../shared/outgoing/transport';
 import {
 	deliveryWebhook,
@@ -95,6 +101,11 @@ export class ScheduledScrapeTrigger implements INodeType {
 					callback,
 					`n8n: ${workflow.name ?? workflow.id}`.slice(0, 100),
 				);
+				// Its deliveries are this trigger's webhook calls: a schedule they cannot reach would run,
+				// and bill, every day for nothing.
+				await refuseUnreachableCallbacks.call(this, scheduleRequests.create(body), 0, {
+					field: "The trigger's webhook URL",
+				});
 				const schedule = await createSchedule.call(this, body);
 				state.scheduleId = Number(schedule.schedule_id);
 				state.secret = secret;

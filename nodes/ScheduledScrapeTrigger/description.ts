@@ -9,6 +9,7 @@ import {
 	largeDeliveriesOption,
 	splitResultsOption,
 } from '../shared/incoming/trigger/options';
+import { allowPrivateCallbackOption } from '../shared/outgoing/callbackReachability';
 import { TRIGGER_PROFILE_KEYS } from './schedule';
 
 /** Where the trigger's profile fields differ from Profile → Add's. */
@@ -75,5 +76,10 @@ export const properties: INodeProperties[] = [
 		description: 'Query parameters for the review index request; the service adds its API key',
 		displayOptions: { show: { collect: ['reviewIndex'] } },
 	},
-	deliveryOptions([dedupeOption, largeDeliveriesOption, splitResultsOption]),
+	deliveryOptions([
+		allowPrivateCallbackOption,
+		dedupeOption,
+		largeDeliveriesOption,
+		splitResultsOption,
+	]),
 ];

@@ -9,7 +9,11 @@ import { RESUME_TOKEN_PARAMETER } from './awaitedJob';
 export const SECRET_QUERY_PARAMETER = 'secret';
 
 const SECRET_QUERY_PARAMETERS = [SECRET_QUERY_PARAMETER, 'signature', RESUME_TOKEN_PARAMETER];
-const CALLBACK_KEYS = new Set(['callback', 'callback_url', 'callbackUrl']);
+export const CALLBACK_KEYS: ReadonlySet<string> = new Set([
+	'callback',
+	'callback_url',
+	'callbackUrl',
+]);
 export const REDACTED = '***';
 
 /** A callback address with the value of each secret query parameter replaced. */

@@ -7,6 +7,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem, failedItemJson } from '../errorOutput';
+import { refuseUnreachableCallbacks } from './callbackReachability';
 import { notSentAgain, retryMemory } from './retryMemory';
 import {
 	apiRequest,
@@ -103,6 +104,19 @@ export async function runBatches(
 		for (const unit of units) {
 			if ('error' in unit) {
 				fail(unit.error, itemIndex, unit.extra);
+				continue;
+			}
+			try {
+				await refuseUnreachableCallbacks.call(
+					this,
+					{ ...batch.request([]), body: unit.body },
+					itemIndex,
+					{
+						field: unit.where === `item ${itemIndex}` ? undefined : `Callback URL of ${unit.where}`,
+					},
+				);
+			} catch (error) {
+				fail(error, itemIndex);
 				continue;
 			}
 			pending.push({ slot: output.length, itemIndex, ...unit });

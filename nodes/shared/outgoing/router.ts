@@ -27,6 +27,7 @@ import { lookUpOperation, type OperationsOf } from '../operationTable';
 import { throwResumedFailure } from '../resumedFailure';
 import type { Waiting } from '../waiting/record';
 import { runBatches, type BatchOperation } from './batches';
+import { refuseUnreachableCallbacks } from './callbackReachability';
 import { notSentAgain, retryMemory, type RetryMemory } from './retryMemory';
 import { apiRequest, mayHaveBeenCarriedOut, toNodeError, type ServiceRequest } from './transport';
 import {
@@ -96,18 +97,25 @@ interface ItemFailure {
 	error: NodeApiError | NodeOperationError;
 }
 
-/** The item's request, and with Wait for Completion on, its wait declared by the operation. */
-function prepareItem(
+/**
+ * The item's request, and with Wait for Completion on, its wait declared by the operation; refused
+ * when its results could not come back (callbackReachability.ts).
+ */
+async function prepareItem(
 	this: IExecuteFunctions,
 	operation: ItemOperation,
 	itemIndex: number,
-): PreparedItem {
+): Promise<PreparedItem> {
 	const { waiting } = operation;
 	if (!waiting || !isWaitingRequested.call(this, itemIndex)) {
-		return operation.prepare.call(this, itemIndex);
+		const prepared = operation.prepare.call(this, itemIndex);
+		await refuseUnreachableCallbacks.call(this, prepared.request, itemIndex);
+		return prepared;
 	}
 	const timeLimit = readTimeLimitMinutes.call(this, itemIndex);
-	const { request } = operation.prepare.call(this, itemIndex, claimResumeUrl.call(this, itemIndex));
+	const resumeUrl = claimResumeUrl.call(this, itemIndex);
+	const { request } = operation.prepare.call(this, itemIndex, resumeUrl);
+	await refuseUnreachableCallbacks.call(this, request, itemIndex, { resumeUrl });
 	return {
 		request,
 		toOutput: async (answer) =>
@@ -173,12 +181,12 @@ export async function runOperation(
 		return undefined;
 	};
 
-	// Phase 1, no HTTP.
+	// Phase 1, no HTTP to the service.
 	const toSend: Array<{ itemIndex: number; prepared: PreparedItem }> = [];
 	let badItem: ItemFailure | undefined;
 	for (let itemIndex = 0; itemIndex < items.length && !badItem; itemIndex++) {
 		try {
-			toSend.push({ itemIndex, prepared: prepareItem.call(this, operation, itemIndex) });
+			toSend.push({ itemIndex, prepared: await prepareItem.call(this, operation, itemIndex) });
 		} catch (error) {
 			badItem = fail(itemIndex, error);
 		}

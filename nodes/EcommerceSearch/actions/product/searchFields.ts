@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { callbackOptions } from '../../../shared/outgoing/callbackReachability';
 import {
 	additionalFields,
 	limitField,
@@ -141,4 +142,5 @@ export const searchProperties: INodeProperties[] = [
 			'Whether to add one last item with the request_id, status, credits used, pagination and summary of the search',
 		displayOptions: { show: { output: ['products'] } },
 	},
+	callbackOptions,
 ];

@@ -1,6 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import {
+	callbackOptions,
+	hintNoDestination,
+	noDestinationNotice,
+} from '../../../shared/outgoing/callbackReachability';
 import { readProfile } from '../../../shared/outgoing/profile';
 import { profileFields } from '../../../shared/outgoing/profileFields';
 import type { PreparedItem } from '../../../shared/outgoing/router';
@@ -11,7 +16,17 @@ export const waiting: Waiting = { callbackParameter: 'callback', idField: 'job_i
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['add'] } },
-	withWaitForCompletion(profileFields, waiting),
+	withWaitForCompletion(
+		[
+			...profileFields,
+			noDestinationNotice('The reviews of this job', {
+				callback: [''],
+				waitForCompletion: [false],
+			}),
+			callbackOptions,
+		],
+		waiting,
+	),
 );
 
 export function prepare(
@@ -20,6 +35,7 @@ export function prepare(
 	resumeUrl?: string,
 ): PreparedItem {
 	const profile = readProfile.call(this, itemIndex);
+	if (!resumeUrl && !profile.callback) hintNoDestination.call(this, 'Jobs were');
 	return {
 		request: {
 			api: 'review',

@@ -7,6 +7,11 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { BatchOperation, PreparedUnit } from '../../../shared/outgoing/batches';
+import {
+	allowPrivateCallbackOption,
+	hintNoDestination,
+	noDestinationNotice,
+} from '../../../shared/outgoing/callbackReachability';
 import { optionsCollection } from '../../../shared/outgoing/descriptions';
 import { PROFILE_KEYS, readProfile } from '../../../shared/outgoing/profile';
 import { profileFields } from '../../../shared/outgoing/profileFields';
@@ -59,12 +64,19 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { inputMode: ['defineBelow'] } },
 	},
+	noDestinationNotice(
+		'The reviews of profiles without a callback of their own, while Callback URL is empty,',
+		{
+			callback: [''],
+		},
+	),
 	...profileFields.map((field) =>
 		DEFAULTABLE_FIELDS.has(field.name)
 			? field
 			: { ...field, displayOptions: { show: { inputMode: ['defineBelow'] } } },
 	),
 	optionsCollection([
+		allowPrivateCallbackOption,
 		{
 			displayName: 'Batch Size',
 			name: 'batchSize',
@@ -142,7 +154,7 @@ function prepare(
 	const defaultsFor = (itemIndex: number) =>
 		varying ? readProfileDefaults.call(this, itemIndex) : fixedDefaults;
 
-	return (itemIndex) => {
+	const unitsOf = (itemIndex: number): PreparedUnit[] => {
 		const where = `item ${itemIndex}`;
 		if (mode === 'defineBelow') return [{ where, body: readProfile.call(this, itemIndex) }];
 		if (mode === 'autoMap') {
@@ -176,6 +188,13 @@ function prepare(
 				return { error, extra: { listIndex: position } };
 			}
 		});
+	};
+	return (itemIndex) => {
+		const units = unitsOf(itemIndex);
+		if (units.some((unit) => 'body' in unit && !unit.body.callback)) {
+			hintNoDestination.call(this, 'Profiles were');
+		}
+		return units;
 	};
 }
 

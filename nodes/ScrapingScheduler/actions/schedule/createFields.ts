@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { callbackOptions } from '../../../shared/outgoing/callbackReachability';
 import { profileField, profileFields } from '../../../shared/outgoing/profileFields';
 import {
 	frequencyField,
@@ -174,4 +175,5 @@ export const createProperties: INodeProperties[] = [
 			'The add_bulk body: a list of profiles, each with a URL, query or place_id (keys in lowercase) and a callback (plus optional from_date, blocks, diff, external_identifier)',
 		displayOptions: { show: { service: ['rsapi'], endpoint: ['add_bulk'] } },
 	},
+	callbackOptions,
 ];

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { callbackOptions } from '../../../shared/outgoing/callbackReachability';
 import { additionalFields } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
@@ -30,6 +31,7 @@ const properties: INodeProperties[] = [
 		'Address that receives the posts as a JSON POST when the search is complete, for example the production URL of a Scraping Callback Trigger or Webhook node',
 	),
 	additionalFields([externalIdentifierOption]),
+	callbackOptions,
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { callbackOptions } from '../../../shared/outgoing/callbackReachability';
 import { additionalFields } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
@@ -39,6 +40,7 @@ const properties: INodeProperties[] = [
 				"Whether to collect the post's comments too; the service offers them through a separate comments endpoint after completion",
 		},
 	]),
+	callbackOptions,
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(

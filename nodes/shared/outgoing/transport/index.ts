@@ -1,5 +1,6 @@
 export {
 	apiRequest,
+	serviceBaseUrl,
 	type ApiRequestOptions,
 	type RequestContext,
 	type ServiceRequest,

@@ -125,6 +125,22 @@ function requestsPerSecond(this: RequestContext, value: unknown, itemIndex?: num
 	return rate;
 }
 
+function baseUrlOf(credentials: object | undefined, field: string): string | undefined {
+	const baseUrl = String((credentials as IDataObject | undefined)?.[field] ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	return /^https?:\/\//i.test(baseUrl) ? baseUrl : undefined;
+}
+
+/** The API's base URL from the credential; undefined when it is not an http(s) address. */
+export async function serviceBaseUrl(
+	this: RequestContext,
+	api: ApiName,
+): Promise<string | undefined> {
+	const { credentialType, baseUrlField } = API_ADDRESSES[api];
+	return baseUrlOf(await this.getCredentials(credentialType), baseUrlField);
+}
+
 /**
  * The single place where the package talks HTTP. Requests of one credential to one API are paced
  * to the credential's Requests per Second. Retries follow one rule: a request is sent again only
@@ -141,10 +157,8 @@ export async function apiRequest(
 	const node = this.getNode();
 	const { credentialType, baseUrlField, label } = API_ADDRESSES[options.api];
 	const credentials = await this.getCredentials(credentialType);
-	const baseUrl = String(credentials?.[baseUrlField] ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-	if (!/^https?:\/\//i.test(baseUrl)) {
+	const baseUrl = baseUrlOf(credentials, baseUrlField);
+	if (baseUrl === undefined) {
 		throw new NodeOperationError(node, `The credential has no valid ${label} URL`, {
 			description: `Fill in "${label} URL" of the credential with an http(s) address.`,
 			itemIndex: options.itemIndex,
