@@ -23,6 +23,7 @@ const compatFiles = [
 	'large-deliveries',
 	'edges',
 	'settings-matrix',
+	'callback-reachability',
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
 module.exports = {

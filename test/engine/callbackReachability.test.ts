@@ -1,4 +1,10 @@
-import type { IDataObject, INodeExecutionData, INodeProperties, INodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+} from 'n8n-workflow';
 
 import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
 import { actionNodes, newestVersion, operationsOf, rows } from '../settings/matrix';
@@ -23,22 +29,10 @@ const PUBLIC_CALLBACK = 'https://hooks.example.com/webhook/reviews';
 const CALLBACK_PARAMETERS = ['callback', 'callbackUrl'];
 
 /** The simulator's URLs with 127.0.0.1 replaced by a public host name. */
-function publicCredentials(sim: Simulator) {
-	const credentials = credentialsFor(sim) as Record<string, Record<string, unknown>>;
-	return Object.fromEntries(
-		Object.entries(credentials).map(([type, fields]) => [
-			type,
-			Object.fromEntries(
-				Object.entries(fields).map(([name, value]) => [
-					name,
-					typeof value === 'string'
-						? value.replace('127.0.0.1', `api.${PUBLIC_SERVICE_DOMAIN}`)
-						: value,
-				]),
-			),
-		]),
+const publicCredentials = (sim: Simulator): ReturnType<typeof credentialsFor> =>
+	JSON.parse(
+		JSON.stringify(credentialsFor(sim)).replaceAll('127.0.0.1', `api.${PUBLIC_SERVICE_DOMAIN}`),
 	);
-}
 
 const shownFor = (property: INodeProperties, resource: string, operation: string) => {
 	const show = property.displayOptions?.show ?? {};
@@ -89,7 +83,7 @@ describe.each(takingCallbacks)('$node $operation', ({ node, operation, parameter
 	const [resource, operationName] = operation.split('.');
 
 	/** Items 0 and 1 of the matrix row, item 0 with a local callback, item 1 with a public one. */
-	async function run(settings: IDataObject = {}, options: IDataObject = {}) {
+	async function run(settings: IDataObject = {}, options: INodeParameters = {}) {
 		const [first, second] = await row.items(context.sim, `reach${Object.keys(settings).length}`);
 		const items = [
 			{ ...first, callbackForTest: LOCAL_CALLBACK },
@@ -279,7 +273,7 @@ describe('profiles in one request', () => {
 
 describe('the Recurring Reviews Trigger', () => {
 	const TYPE = 'n8n-nodes-review-scraping.scheduledScrapeTrigger';
-	const trigger = (options: IDataObject = {}) =>
+	const trigger = (options: INodeParameters = {}) =>
 		triggerHarness({
 			node: 'Trigger',
 			nodes: [
@@ -303,12 +297,10 @@ describe('the Recurring Reviews Trigger', () => {
 	it('refuses to activate with its webhook URL on 127.0.0.1, the secret masked; no schedule', async () => {
 		const node = trigger();
 		const activation = node.lifecycle('create');
+		// n8n shows an activation error's message alone: what to do is in it.
 		await expect(activation).rejects.toThrow(
-			/^The trigger's webhook URL cannot be reached by the service: http:\/\/127\.0\.0\.1:5678\/webhook\/reachability-trigger\/scheduled\?secret=\*\*\* \(item 0\)$/,
+			/^The trigger's webhook URL cannot be reached by the service: http:\/\/127\.0\.0\.1:5678\/webhook\/reachability-trigger\/scheduled\?secret=\*\*\*\. 127\.0\.0\.1 is a loopback address: .+ No schedule was created\. This is n8n's own address: set n8n's WEBHOOK_URL .+"Allow Private Callback URL"\.$/,
 		);
-		await expect(activation).rejects.toMatchObject({
-			description: expect.stringContaining("set n8n's WEBHOOK_URL"),
-		});
 		expect(context.sim.counts().schedules).toBe(0);
 	});
 

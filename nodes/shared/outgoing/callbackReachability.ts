@@ -192,18 +192,24 @@ function unreachableError(
 	{ host, reason }: { host: string; reason: string },
 	field: string,
 ): NodeOperationError {
-	const isN8nAddress = N8N_WEBHOOK_PATH.test(url);
-	const whatToDo = isN8nAddress
-		? "This is n8n's own address: set n8n's WEBHOOK_URL environment variable to the public address the service can reach n8n at (a reverse proxy or a tunnel in front of n8n), restart n8n and run again."
+	const whatToDo = N8N_WEBHOOK_PATH.test(url)
+		? "This is n8n's own address: set n8n's WEBHOOK_URL environment variable to the public address the service can reach n8n at (a reverse proxy or a tunnel in front of n8n), restart n8n and try again."
 		: 'Give a public URL the service can reach.';
-	return new NodeOperationError(
-		context.getNode(),
-		`${field} cannot be reached by the service: ${redactCallbackUrl(url)} (item ${itemIndex})`,
-		{
-			itemIndex,
-			description: `${host} is ${reason}. The service, on the internet, cannot call it back there: the job would be billed and its results would never arrive. Nothing was sent for this item. ${whatToDo} If the service can reach this address after all (the same private network or VPN), turn on the option "Allow Private Callback URL".`,
-		},
-	);
+	const wayOut =
+		'If the service can reach this address after all (the same private network or VPN), turn on the option "Allow Private Callback URL".';
+	const refused = `${field} cannot be reached by the service: ${redactCallbackUrl(url)}`;
+	const why = `${host} is ${reason}: the service, on the internet, cannot call it, so the job would be billed and its results would never arrive.`;
+	if (!('getInputData' in context)) {
+		// n8n shows an activation error's message alone, where the user publishes: all of it goes there.
+		return new NodeOperationError(
+			context.getNode(),
+			`${refused}. ${why} No schedule was created. ${whatToDo} ${wayOut}`,
+		);
+	}
+	return new NodeOperationError(context.getNode(), `${refused} (item ${itemIndex})`, {
+		itemIndex,
+		description: `${why} Nothing was sent for this item. ${whatToDo} ${wayOut}`,
+	});
 }
 
 /** An Options collection holding the way out, for an operation that has no Options of its own. */

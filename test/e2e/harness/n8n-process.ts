@@ -4,7 +4,9 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:f
 import net from 'node:net';
 import path from 'node:path';
 
-import { artifactsDir, ensureRuntime } from './paths';
+import { artifactsDir, ensureRuntime, repoRoot } from './paths';
+
+const publicServiceHostScript = path.join(repoRoot, 'test', 'support', 'public-service-host.cjs');
 
 /** `start` is the regular (or queue-mode main) process; `worker` and `webhook` exist in queue mode. */
 export type N8nCommand = 'start' | 'worker' | 'webhook';
@@ -212,6 +214,9 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
 		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'info',
+		// A service on a public host name, for the callback checks: that name resolves to the
+		// simulator on 127.0.0.1 in n8n's processes only.
+		NODE_OPTIONS: `--require ${JSON.stringify(publicServiceHostScript)}`,
 		N8N_LOG_OUTPUT: 'console',
 		// n8n 2.41 saves an execution's data whatever its size but returns none above 100 MiB (the
 		// editor shows it without data); the large-delivery tests read a 100 MiB job's items back.
