@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import type { Simulator } from '../../simulator/server';
+import { callbackOperations, newestVersion } from '../settings/matrix';
 import { HttpError, type N8nClient, type WorkflowNode } from './harness/client';
 import { builtCredentialTypes, simulatorCredentialData, startSimulator } from './harness/fixtures';
 import { connect } from './harness/state';
@@ -21,6 +24,7 @@ let simulator: Simulator;
 let publicService: Record<string, { id: string; name: string }>;
 
 const PUBLIC_CALLBACK = 'https://hooks.example.com/webhook/reviews';
+const NODE = 'Node Under Test';
 
 beforeAll(async () => {
 	({ client } = connect());
@@ -61,26 +65,80 @@ const pairedItemOf = (item: { json: unknown }) => (item as { pairedItem?: unknow
 const errorOf = (run: Awaited<ReturnType<typeof runThroughWebhook>>) =>
 	run.execution.data?.resultData.error as { message?: string; description?: string } | undefined;
 
-describe('a job whose results cannot come back is refused before it is sent, in real n8n', () => {
-	it("Wait for Completion with n8n's resume URL on 127.0.0.1: refused with what to do, nothing sent", async () => {
-		const run = await runThroughWebhook(client, 'reachability: wait', [
-			reviewScraper({
-				resource: 'profile',
-				operation: 'add',
-				url: 'https://reviews.example.com/reach/wait',
-				waitForCompletion: true,
-			}),
-		]);
-		expect(run.execution.status).toBe('error');
-		const error = errorOf(run);
-		expect(error?.message).toMatch(
-			/^Wait for Completion's callback \(this execution's resume URL\) cannot be reached by the service: http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/\d+\/.+ \(item 0\)$/,
-		);
-		expect(error?.description).toContain("set n8n's WEBHOOK_URL");
-		expect(simulator.submissions()).toEqual({});
-		expect(simulator.counts().jobs).toBe(0);
-	});
+const LOCAL_CALLBACK = 'http://localhost:5678/webhook/reviews';
 
+describe.each(callbackOperations())(
+	'$node $operation in real n8n (generated from the operation tables)',
+	({ node, operation, parameter, type, waits, row }) => {
+		const [resource, operationName] = operation.split('.');
+		const nodeUnderTest = (
+			parameters: Record<string, unknown>,
+			onError?: WorkflowNode['onError'],
+		) => {
+			const credential = node === 'reviewScraper' ? 'reviewScraperApi' : 'scrapingApi';
+			return {
+				...packageNode(
+					node,
+					NODE,
+					{ ...row.parameters, resource, operation: operationName, ...parameters },
+					{
+						[credential]: publicService[credential],
+					},
+				),
+				typeVersion: newestVersion(type),
+				...(onError ? { onError } : {}),
+			};
+		};
+
+		it('the item with a localhost callback goes to the error output unsent; the one with a public callback is sent once', async () => {
+			const [first, second] = await row.items(simulator, 'e2e-reach');
+			const items = [
+				{ ...first, callbackForTest: LOCAL_CALLBACK },
+				{ ...second, callbackForTest: PUBLIC_CALLBACK },
+			];
+			const run = await runThroughWebhook(
+				client,
+				`reachability: ${node} ${operation}`,
+				[
+					splitOutNode('body.items'),
+					nodeUnderTest({ [parameter]: '={{ $json.callbackForTest }}' }, 'continueErrorOutput'),
+				],
+				{ items },
+			);
+			const [success, errors] = nodeRun(run.execution, NODE).data!.main;
+			expect((errors ?? []).map((item) => [pairedItemOf(item), item.json.error])).toEqual([
+				[{ item: 0 }, `Callback URL cannot be reached by the service: ${LOCAL_CALLBACK} (item 0)`],
+			]);
+			expect((success ?? []).length).toBeGreaterThan(0);
+			expect(
+				(success ?? []).every((item) => (pairedItemOf(item) as { item: number }).item === 1),
+			).toBe(true);
+			const sent = (item: IDataObject) => simulator.submissions()[row.goodSubject!(item)] ?? 0;
+			expect([sent(items[0]), sent(items[1])]).toEqual([0, 1]);
+		});
+
+		if (waits) {
+			it("Wait for Completion with n8n's resume URL on 127.0.0.1: refused with what to do, nothing sent", async () => {
+				const [first] = await row.items(simulator, 'e2e-reach-wait');
+				const run = await runThroughWebhook(
+					client,
+					`reachability: ${node} ${operation} waiting`,
+					[splitOutNode('body.items'), nodeUnderTest({ waitForCompletion: true })],
+					{ items: [first] },
+				);
+				expect(run.execution.status).toBe('error');
+				const error = errorOf(run);
+				expect(error?.message).toMatch(
+					/^Wait for Completion's callback \(this execution's resume URL\) cannot be reached by the service: http:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/\d+\/.+ \(item 0\)$/,
+				);
+				expect(error?.description).toContain("set n8n's WEBHOOK_URL");
+				expect(simulator.submissions()).toEqual({});
+			});
+		}
+	},
+);
+
+describe('a job whose results cannot come back is refused before it is sent, in real n8n', () => {
 	it('Callback URLs on localhost, 192.168.1.10 and http://n8n:5678 go to the error output; the public one is queued', async () => {
 		const callbacks = [
 			'http://localhost:5678/webhook/reviews',
@@ -128,63 +186,6 @@ describe('a job whose results cannot come back is refused before it is sent, in 
 			],
 		]);
 		expect(simulator.submissions()).toEqual({ 'https://reviews.example.com/reach/2': 1 });
-	});
-
-	it('Add Many: the profile with a localhost callback is refused, the other one is queued', async () => {
-		const run = await runThroughWebhook(
-			client,
-			'reachability: add many',
-			[
-				splitOutNode('body.profiles'),
-				reviewScraper(
-					{ resource: 'profile', operation: 'addMany', inputMode: 'autoMap' },
-					'continueErrorOutput',
-				),
-			],
-			{
-				profiles: [
-					{
-						url: 'https://reviews.example.com/reach/many/0',
-						callback: 'http://localhost:5678/webhook/x',
-					},
-					{ url: 'https://reviews.example.com/reach/many/1', callback: PUBLIC_CALLBACK },
-				],
-			},
-		);
-		const [success, errors] = nodeRun(run.execution, 'Review Scraper').data!.main;
-		expect((success ?? []).map(pairedItemOf)).toEqual([{ item: 1 }]);
-		expect((errors ?? []).map((item) => item.json.error)).toEqual([
-			'Callback URL cannot be reached by the service: http://localhost:5678/webhook/x (item 0)',
-		]);
-		expect(simulator.submissions()).toEqual({ 'https://reviews.example.com/reach/many/1': 1 });
-	});
-
-	it("the Scheduler's Create with a callback on localhost: refused, no schedule on the service", async () => {
-		const run = await runThroughWebhook(client, 'reachability: schedule', [
-			{
-				...packageNode(
-					'scrapingScheduler',
-					'Scheduler',
-					{
-						resource: 'schedule',
-						operation: 'create',
-						service: 'rsapi',
-						endpoint: 'add',
-						frequency: 'daily',
-						parametersInput: 'fields',
-						url: 'https://reviews.example.com/reach/schedule',
-						callback: 'http://localhost:5678/webhook/schedules',
-					},
-					{ scrapingApi: publicService.scrapingApi },
-				),
-				typeVersion: 1.1,
-			},
-		]);
-		expect(run.execution.status).toBe('error');
-		expect(errorOf(run)?.message).toBe(
-			'Callback URL cannot be reached by the service: http://localhost:5678/webhook/schedules (item 0)',
-		);
-		expect(simulator.counts().schedules).toBe(0);
 	});
 
 	it("the Recurring Reviews Trigger's activation is refused with the message; no schedule is created", async () => {

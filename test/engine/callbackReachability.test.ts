@@ -1,13 +1,7 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeParameters,
-	INodeProperties,
-	INodeType,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
-import { actionNodes, newestVersion, operationsOf, rows } from '../settings/matrix';
+import { callbackOperations, newestVersion, waitingOperations } from '../settings/matrix';
 import { credentialTypes, credentialsFor, nodeTypes, useSimulator } from './fixtures';
 import { runWorkflow, triggerHarness } from './harness';
 import type { Simulator } from '../../simulator/server';
@@ -26,7 +20,6 @@ const context = useSimulator();
 const NODE = 'Node Under Test';
 const LOCAL_CALLBACK = 'http://localhost:5678/webhook/reviews';
 const PUBLIC_CALLBACK = 'https://hooks.example.com/webhook/reviews';
-const CALLBACK_PARAMETERS = ['callback', 'callbackUrl'];
 
 /** The simulator's URLs with 127.0.0.1 replaced by a public host name. */
 const publicCredentials = (sim: Simulator): ReturnType<typeof credentialsFor> =>
@@ -34,119 +27,29 @@ const publicCredentials = (sim: Simulator): ReturnType<typeof credentialsFor> =>
 		JSON.stringify(credentialsFor(sim)).replaceAll('127.0.0.1', `api.${PUBLIC_SERVICE_DOMAIN}`),
 	);
 
-const shownFor = (property: INodeProperties, resource: string, operation: string) => {
-	const show = property.displayOptions?.show ?? {};
-	return (
-		(show.resource?.includes(resource) ?? false) && (show.operation?.includes(operation) ?? false)
-	);
-};
-
-function callbackParameterOf(type: INodeType, resourceOperation: string): string | undefined {
-	const [resource, operation] = resourceOperation.split('.');
-	return type.description.properties.find(
-		(property) =>
-			CALLBACK_PARAMETERS.includes(property.name) && shownFor(property, resource, operation),
-	)?.name;
-}
-
-const takingCallbacks = Object.entries(actionNodes).flatMap(([node, type]) =>
-	operationsOf(type).flatMap((operation) => {
-		const parameter = callbackParameterOf(type, operation);
-		return parameter ? [{ node, operation, parameter, type }] : [];
-	}),
-);
+const takingCallbacks = callbackOperations();
 
 it('finds the operations that take a callback in the nodes, each with a settings-matrix row', () => {
 	expect(takingCallbacks.length).toBeGreaterThan(0);
-	for (const { node, operation } of takingCallbacks) expect(rows[node]?.[operation]).toBeDefined();
 	// Every operation that can wait takes a callback the wait fills in.
-	const waiting = Object.entries(actionNodes).flatMap(([node, type]) =>
-		operationsOf(type)
-			.filter((operation) => hasWaitForCompletion(type, operation))
-			.map((operation) => `${node} ${operation}`),
-	);
-	expect(waiting.length).toBeGreaterThan(0);
+	expect(waitingOperations().length).toBeGreaterThan(0);
 	expect(takingCallbacks.map(({ node, operation }) => `${node} ${operation}`)).toEqual(
-		expect.arrayContaining(waiting),
+		expect.arrayContaining(waitingOperations()),
 	);
 });
 
-function hasWaitForCompletion(type: INodeType, resourceOperation: string): boolean {
-	const [resource, operation] = resourceOperation.split('.');
-	return type.description.properties.some(
-		(property) => property.name === 'waitForCompletion' && shownFor(property, resource, operation),
-	);
-}
+describe.each(takingCallbacks)(
+	'$node $operation',
+	({ node, operation, parameter, type, waits, row }) => {
+		const [resource, operationName] = operation.split('.');
 
-describe.each(takingCallbacks)('$node $operation', ({ node, operation, parameter, type }) => {
-	const row = rows[node][operation];
-	const [resource, operationName] = operation.split('.');
-
-	/** Items 0 and 1 of the matrix row, item 0 with a local callback, item 1 with a public one. */
-	async function run(settings: IDataObject = {}, options: INodeParameters = {}) {
-		const [first, second] = await row.items(context.sim, `reach${Object.keys(settings).length}`);
-		const items = [
-			{ ...first, callbackForTest: LOCAL_CALLBACK },
-			{ ...second, callbackForTest: PUBLIC_CALLBACK },
-		];
-		const result = await runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: `n8n-nodes-review-scraping.${node}`,
-					typeVersion: newestVersion(type),
-					parameters: {
-						...row.parameters,
-						resource,
-						operation: operationName,
-						[parameter]: '={{ $json.callbackForTest }}',
-						...(Object.keys(options).length > 0 ? { options } : {}),
-					},
-					...settings,
-				},
-			],
-			nodeTypes,
-			credentialTypes,
-			credentials: publicCredentials(context.sim),
-			inputItems: items.map((json): INodeExecutionData => ({ json })),
-		});
-		const sent = (item: IDataObject) => context.sim.submissions()[row.goodSubject!(item)] ?? 0;
-		return { result, items, sentFirst: sent(items[0]), sentSecond: sent(items[1]) };
-	}
-
-	it('stops the run at the item with a local callback, naming the field, the URL and the item; nothing sent', async () => {
-		const { result, sentFirst, sentSecond } = await run();
-		expect(result.status).toBe('error');
-		const error = result.nodeError(NODE) as { message: string; description?: string };
-		expect(error.message).toBe(
-			`Callback URL cannot be reached by the service: ${LOCAL_CALLBACK} (item 0)`,
-		);
-		expect(error.description).toContain('localhost is localhost');
-		expect(error.description).toContain('WEBHOOK_URL');
-		expect(error.description).toContain('Nothing was sent for this item');
-		expect([sentFirst, sentSecond]).toEqual([0, 0]);
-	});
-
-	it('with the error output, the local item is refused there and the public one is sent once', async () => {
-		const { result, sentFirst, sentSecond } = await run({ onError: 'continueErrorOutput' });
-		expect(result.status).toBe('success');
-		const [success, errors] = result.output(NODE);
-		expect(errors.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
-		expect(String(errors[0].json.error)).toContain('cannot be reached by the service');
-		expect(success.length).toBeGreaterThan(0);
-		expect(success.every((item) => (item.pairedItem as { item: number }).item === 1)).toBe(true);
-		expect([sentFirst, sentSecond]).toEqual([0, 1]);
-	});
-
-	it('with "Allow Private Callback URL" on, both are sent', async () => {
-		const { result, sentFirst, sentSecond } = await run({}, { allowPrivateCallback: true });
-		expect(result.status).toBe('success');
-		expect([sentFirst, sentSecond]).toEqual([1, 1]);
-	});
-
-	if (hasWaitForCompletion(type, operation)) {
-		it("Wait for Completion: n8n's resume URL on 127.0.0.1 is refused, nothing sent", async () => {
-			const [first] = await row.items(context.sim, 'reachWait');
+		/** Items 0 and 1 of the matrix row, item 0 with a local callback, item 1 with a public one. */
+		async function run(settings: IDataObject = {}, options: INodeParameters = {}) {
+			const [first, second] = await row.items(context.sim, `reach${Object.keys(settings).length}`);
+			const items = [
+				{ ...first, callbackForTest: LOCAL_CALLBACK },
+				{ ...second, callbackForTest: PUBLIC_CALLBACK },
+			];
 			const result = await runWorkflow({
 				nodes: [
 					{
@@ -157,26 +60,85 @@ describe.each(takingCallbacks)('$node $operation', ({ node, operation, parameter
 							...row.parameters,
 							resource,
 							operation: operationName,
-							waitForCompletion: true,
+							[parameter]: '={{ $json.callbackForTest }}',
+							...(Object.keys(options).length > 0 ? { options } : {}),
 						},
+						...settings,
 					},
 				],
 				nodeTypes,
 				credentialTypes,
 				credentials: publicCredentials(context.sim),
-				inputItems: [{ json: first }],
+				inputItems: items.map((json): INodeExecutionData => ({ json })),
 			});
+			const sent = (item: IDataObject) => context.sim.submissions()[row.goodSubject!(item)] ?? 0;
+			return { result, items, sentFirst: sent(items[0]), sentSecond: sent(items[1]) };
+		}
+
+		it('stops the run at the item with a local callback, naming the field, the URL and the item; nothing sent', async () => {
+			const { result, sentFirst, sentSecond } = await run();
 			expect(result.status).toBe('error');
 			const error = result.nodeError(NODE) as { message: string; description?: string };
-			expect(error.message).toMatch(
-				/^Wait for Completion's callback \(this execution's resume URL\) cannot be reached by the service: http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/.+ \(item 0\)$/,
+			expect(error.message).toBe(
+				`Callback URL cannot be reached by the service: ${LOCAL_CALLBACK} (item 0)`,
 			);
-			expect(error.message).not.toMatch(/signature=(?!\*\*\*)/);
-			expect(error.description).toContain("set n8n's WEBHOOK_URL");
-			expect(context.sim.submissions()).toEqual({});
+			expect(error.description).toContain('localhost is localhost');
+			expect(error.description).toContain('WEBHOOK_URL');
+			expect(error.description).toContain('Nothing was sent for this item');
+			expect([sentFirst, sentSecond]).toEqual([0, 0]);
 		});
-	}
-});
+
+		it('with the error output, the local item is refused there and the public one is sent once', async () => {
+			const { result, sentFirst, sentSecond } = await run({ onError: 'continueErrorOutput' });
+			expect(result.status).toBe('success');
+			const [success, errors] = result.output(NODE);
+			expect(errors.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+			expect(String(errors[0].json.error)).toContain('cannot be reached by the service');
+			expect(success.length).toBeGreaterThan(0);
+			expect(success.every((item) => (item.pairedItem as { item: number }).item === 1)).toBe(true);
+			expect([sentFirst, sentSecond]).toEqual([0, 1]);
+		});
+
+		it('with "Allow Private Callback URL" on, both are sent', async () => {
+			const { result, sentFirst, sentSecond } = await run({}, { allowPrivateCallback: true });
+			expect(result.status).toBe('success');
+			expect([sentFirst, sentSecond]).toEqual([1, 1]);
+		});
+
+		if (waits) {
+			it("Wait for Completion: n8n's resume URL on 127.0.0.1 is refused, nothing sent", async () => {
+				const [first] = await row.items(context.sim, 'reachWait');
+				const result = await runWorkflow({
+					nodes: [
+						{
+							name: NODE,
+							type: `n8n-nodes-review-scraping.${node}`,
+							typeVersion: newestVersion(type),
+							parameters: {
+								...row.parameters,
+								resource,
+								operation: operationName,
+								waitForCompletion: true,
+							},
+						},
+					],
+					nodeTypes,
+					credentialTypes,
+					credentials: publicCredentials(context.sim),
+					inputItems: [{ json: first }],
+				});
+				expect(result.status).toBe('error');
+				const error = result.nodeError(NODE) as { message: string; description?: string };
+				expect(error.message).toMatch(
+					/^Wait for Completion's callback \(this execution's resume URL\) cannot be reached by the service: http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/.+ \(item 0\)$/,
+				);
+				expect(error.message).not.toMatch(/signature=(?!\*\*\*)/);
+				expect(error.description).toContain("set n8n's WEBHOOK_URL");
+				expect(context.sim.submissions()).toEqual({});
+			});
+		}
+	},
+);
 
 describe('the service itself on a local host', () => {
 	it('is given a localhost callback, as every other test does', async () => {

@@ -429,3 +429,58 @@ export function expectOutcome(
 		if (index === 0) expect(item.json.details).toMatchObject({ httpCode: '400' });
 	}
 }
+
+/** The parameters through which an operation is given a callback URL. */
+const CALLBACK_PARAMETERS = ['callback', 'callbackUrl'];
+
+const shownFor = (property: INodeProperties, resourceOperation: string) => {
+	const [resource, operation] = resourceOperation.split('.');
+	const show = property.displayOptions?.show ?? {};
+	return (
+		(show.resource?.includes(resource) ?? false) && (show.operation?.includes(operation) ?? false)
+	);
+};
+
+export interface CallbackOperation {
+	node: string;
+	operation: string;
+	/** The operation's callback parameter. */
+	parameter: string;
+	type: INodeType;
+	/** Whether it offers Wait for Completion, which fills the callback itself. */
+	waits: boolean;
+	row: Row;
+}
+
+/**
+ * Every operation whose form has a callback field, read from the nodes' descriptions, with its
+ * matrix row: the operations whose results come back to a URL, so the ones the reachability check
+ * must cover.
+ */
+export function callbackOperations(): CallbackOperation[] {
+	return Object.entries(actionNodes).flatMap(([node, type]) =>
+		operationsOf(type).flatMap((operation) => {
+			const has = (names: string[]) =>
+				type.description.properties.find(
+					(property) => names.includes(property.name) && shownFor(property, operation),
+				);
+			const parameter = has(CALLBACK_PARAMETERS)?.name;
+			const row = rows[node]?.[operation];
+			if (!parameter || !row) return [];
+			return [{ node, operation, parameter, type, waits: !!has(['waitForCompletion']), row }];
+		}),
+	);
+}
+
+/** Every operation that offers Wait for Completion, by "node resource.operation". */
+export function waitingOperations(): string[] {
+	return Object.entries(actionNodes).flatMap(([node, type]) =>
+		operationsOf(type)
+			.filter((operation) =>
+				type.description.properties.some(
+					(property) => property.name === 'waitForCompletion' && shownFor(property, operation),
+				),
+			)
+			.map((operation) => `${node} ${operation}`),
+	);
+}
