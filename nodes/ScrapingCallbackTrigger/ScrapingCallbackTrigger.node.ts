@@ -48,7 +48,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"Paste this node's Production URL (Webhook URLs, above) into the Callback URL field of an operation; to test, use the Test URL and run the operation by hand while this node listens. With a secret, add \"?secret=YOUR_SECRET\" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow's items. A review job bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
+					"Paste this node's Production URL (Webhook URLs, above) into the Callback URL field of an operation. The service calls that URL from the internet: if it starts with localhost or a private address, set n8n's WEBHOOK_URL to n8n's public address (behind a reverse proxy or tunnel) first. To test, use the Test URL and run the operation by hand while this node listens. With a secret, add \"?secret=YOUR_SECRET\" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow's items. A review job bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
 				name: 'urlNotice',
 				type: 'notice',
 				default: '',

@@ -292,6 +292,7 @@ describe('Wait for Completion next to the callback it replaces', () => {
 			expect(notice).toMatch(/one item/);
 			expect(notice).toMatch(/Split Out/);
 			expect(notice).toMatch(/body limit/);
+			expect(notice).toMatch(/WEBHOOK_URL/);
 		},
 	);
 });

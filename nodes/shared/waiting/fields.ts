@@ -26,7 +26,7 @@ export const waitForCompletionFields: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Results come back to this execution as one item, records in "results" or "reviews": add Split Out on that field for one item per record. A failed job stops this node; after the time limit the input items go on without "wait_status". n8n refuses deliveries over its body limit (16 MiB by default, ~20,000 reviews).',
+			'The service must reach n8n: set WEBHOOK_URL to n8n\'s public address. Results come back as one item, records in "results" or "reviews" (Split Out: one item per record). A failed job stops this node; after the time limit the input items go on without "wait_status". n8n refuses a delivery over its body limit (16 MiB).',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',
