@@ -296,3 +296,31 @@ describe('Wait for Completion next to the callback it replaces', () => {
 		},
 	);
 });
+
+describe('notices that point at Wait for Completion', () => {
+	const shownOn = (property: INodeProperties) =>
+		(property.displayOptions?.show?.operation ?? []).map(String);
+
+	it.each([
+		new ReviewScraper(),
+		new EcommerceSearch(),
+		new SocialScraper(),
+		new ScrapingScheduler(),
+	])('%s: only on operations that offer it', (node) => {
+		const { properties } = node.description;
+		const offering = new Set(
+			properties.filter((p) => p.name === 'waitForCompletion').flatMap(shownOn),
+		);
+		const pointing = properties.filter(
+			(p) => p.type === 'notice' && p.displayName.includes('Wait for Completion'),
+		);
+		for (const notice of pointing) {
+			for (const operation of shownOn(notice))
+				expect([notice.name, operation, offering.has(operation)]).toEqual([
+					notice.name,
+					operation,
+					true,
+				]);
+		}
+	});
+});

@@ -215,12 +215,33 @@ function unreachableError(
 /** An Options collection holding the way out, for an operation that has no Options of its own. */
 export const callbackOptions: INodeProperties = optionsCollection([allowPrivateCallbackOption]);
 
-const NO_DESTINATION =
-	"reach no workflow: the review API has no endpoint that returns a job's reviews, so they are only in the service's dashboard. To receive them in n8n, set a Callback URL (a Scraping Callback Trigger's Production URL) or turn on Wait for Completion.";
+const REACH_NO_WORKFLOW =
+	"reach no workflow: the review API has no endpoint that returns a job's reviews, so they are only in the service's dashboard.";
 
-/** Profile → Add's and Add Many's notice, shown while neither destination is set. */
-export const noDestinationNotice = (subject: string, show: IDataObject): INodeProperties => ({
-	displayName: `${subject} ${NO_DESTINATION}`,
+/** How Profile → Add and Add Many say it: Add Many has no Wait for Completion. */
+const NO_DESTINATION = {
+	add: {
+		notice: 'The reviews of this job',
+		hint: 'Jobs were',
+		remedy:
+			"To receive them in n8n, set a Callback URL (a Scraping Callback Trigger's Production URL) or turn on Wait for Completion.",
+	},
+	addMany: {
+		notice: 'The reviews of profiles without a callback of their own, while Callback URL is empty,',
+		hint: 'Profiles were',
+		remedy:
+			"To receive them in n8n, give them a callback: a Scraping Callback Trigger's Production URL in Callback URL.",
+	},
+};
+
+type DestinationOf = keyof typeof NO_DESTINATION;
+
+/** The notice shown while neither destination is set. */
+export const noDestinationNotice = (
+	operation: DestinationOf,
+	show: IDataObject,
+): INodeProperties => ({
+	displayName: `${NO_DESTINATION[operation].notice} ${REACH_NO_WORKFLOW} ${NO_DESTINATION[operation].remedy}`,
 	name: 'noDestinationNotice',
 	type: 'notice',
 	default: '',
@@ -233,12 +254,13 @@ const hinted = new WeakSet<IExecuteFunctions>();
  * Not refused (the service's dashboard shows the reviews), but said once per run in the output
  * panel, where a user looks for the reviews that never come.
  */
-export function hintNoDestination(this: IExecuteFunctions, jobs: string): void {
+export function hintNoDestination(this: IExecuteFunctions, operation: DestinationOf): void {
 	if (hinted.has(this)) return;
 	hinted.add(this);
+	const { hint, remedy } = NO_DESTINATION[operation];
 	// Older n8n versions have no execution hints for community nodes: the form's notice remains.
 	this.addExecutionHints?.({
-		message: `${jobs} sent without a callback: their reviews ${NO_DESTINATION}`,
+		message: `${hint} sent without a callback: their reviews ${REACH_NO_WORKFLOW} ${remedy}`,
 		type: 'warning',
 		location: 'outputPane',
 	});

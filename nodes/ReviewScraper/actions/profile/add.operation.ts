@@ -19,7 +19,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	withWaitForCompletion(
 		[
 			...profileFields,
-			noDestinationNotice('The reviews of this job', {
+			noDestinationNotice('add', {
 				callback: [''],
 				waitForCompletion: [false],
 			}),
@@ -35,7 +35,7 @@ export function prepare(
 	resumeUrl?: string,
 ): PreparedItem {
 	const profile = readProfile.call(this, itemIndex);
-	if (!resumeUrl && !profile.callback) hintNoDestination.call(this, 'Jobs were');
+	if (!resumeUrl && !profile.callback) hintNoDestination.call(this, 'add');
 	return {
 		request: {
 			api: 'review',

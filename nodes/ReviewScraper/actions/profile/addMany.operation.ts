@@ -64,12 +64,9 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { inputMode: ['defineBelow'] } },
 	},
-	noDestinationNotice(
-		'The reviews of profiles without a callback of their own, while Callback URL is empty,',
-		{
-			callback: [''],
-		},
-	),
+	noDestinationNotice('addMany', {
+		callback: [''],
+	}),
 	...profileFields.map((field) =>
 		DEFAULTABLE_FIELDS.has(field.name)
 			? field
@@ -192,7 +189,7 @@ function prepare(
 	return (itemIndex) => {
 		const units = unitsOf(itemIndex);
 		if (units.some((unit) => 'body' in unit && !unit.body.callback)) {
-			hintNoDestination.call(this, 'Profiles were');
+			hintNoDestination.call(this, 'addMany');
 		}
 		return units;
 	};
