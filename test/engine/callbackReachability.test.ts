@@ -1,9 +1,9 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
 import { callbackOperations, newestVersion, waitingOperations } from '../settings/matrix';
-import { credentialTypes, credentialsFor, nodeTypes, useSimulator } from './fixtures';
-import { runWorkflow, triggerHarness } from './harness';
+import { credentialTypes, credentialsFor, runNode, useSimulator } from './fixtures';
+import { triggerHarness } from './harness';
 import type { Simulator } from '../../simulator/server';
 
 const { PUBLIC_SERVICE_DOMAIN } = require('../support/public-service-host.cjs') as {
@@ -26,6 +26,8 @@ const publicCredentials = (sim: Simulator): ReturnType<typeof credentialsFor> =>
 	JSON.parse(
 		JSON.stringify(credentialsFor(sim)).replaceAll('127.0.0.1', `api.${PUBLIC_SERVICE_DOMAIN}`),
 	);
+const onPublicHost = () => ({ credentials: publicCredentials(context.sim) });
+const REVIEW_SCRAPER = 'n8n-nodes-review-scraping.reviewScraper';
 
 const takingCallbacks = callbackOperations();
 
@@ -50,27 +52,23 @@ describe.each(takingCallbacks)(
 				{ ...first, callbackForTest: LOCAL_CALLBACK },
 				{ ...second, callbackForTest: PUBLIC_CALLBACK },
 			];
-			const result = await runWorkflow({
-				nodes: [
-					{
-						name: NODE,
-						type: `n8n-nodes-review-scraping.${node}`,
-						typeVersion: newestVersion(type),
-						parameters: {
-							...row.parameters,
-							resource,
-							operation: operationName,
-							[parameter]: '={{ $json.callbackForTest }}',
-							...(Object.keys(options).length > 0 ? { options } : {}),
-						},
-						...settings,
+			const result = await runNode(
+				context.sim,
+				{
+					type: `n8n-nodes-review-scraping.${node}`,
+					typeVersion: newestVersion(type),
+					parameters: {
+						...row.parameters,
+						resource,
+						operation: operationName,
+						[parameter]: '={{ $json.callbackForTest }}',
+						...(Object.keys(options).length > 0 ? { options } : {}),
 					},
-				],
-				nodeTypes,
-				credentialTypes,
-				credentials: publicCredentials(context.sim),
-				inputItems: items.map((json): INodeExecutionData => ({ json })),
-			});
+					...settings,
+				},
+				items,
+				onPublicHost(),
+			);
 			const sent = (item: IDataObject) => context.sim.submissions()[row.goodSubject!(item)] ?? 0;
 			return { result, items, sentFirst: sent(items[0]), sentSecond: sent(items[1]) };
 		}
@@ -108,25 +106,21 @@ describe.each(takingCallbacks)(
 		if (waits) {
 			it("Wait for Completion: n8n's resume URL on 127.0.0.1 is refused, nothing sent", async () => {
 				const [first] = await row.items(context.sim, 'reachWait');
-				const result = await runWorkflow({
-					nodes: [
-						{
-							name: NODE,
-							type: `n8n-nodes-review-scraping.${node}`,
-							typeVersion: newestVersion(type),
-							parameters: {
-								...row.parameters,
-								resource,
-								operation: operationName,
-								waitForCompletion: true,
-							},
+				const result = await runNode(
+					context.sim,
+					{
+						type: `n8n-nodes-review-scraping.${node}`,
+						typeVersion: newestVersion(type),
+						parameters: {
+							...row.parameters,
+							resource,
+							operation: operationName,
+							waitForCompletion: true,
 						},
-					],
-					nodeTypes,
-					credentialTypes,
-					credentials: publicCredentials(context.sim),
-					inputItems: [{ json: first }],
-				});
+					},
+					[first],
+					onPublicHost(),
+				);
 				expect(result.status).toBe('error');
 				const error = result.nodeError(NODE) as { message: string; description?: string };
 				expect(error.message).toMatch(
@@ -142,22 +136,14 @@ describe.each(takingCallbacks)(
 
 describe('the service itself on a local host', () => {
 	it('is given a localhost callback, as every other test does', async () => {
-		const result = await runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: 'n8n-nodes-review-scraping.reviewScraper',
-					parameters: {
-						resource: 'profile',
-						operation: 'add',
-						url: 'https://reviews.example.com/local-service',
-						callback: LOCAL_CALLBACK,
-					},
-				},
-			],
-			nodeTypes,
-			credentialTypes,
-			credentials: credentialsFor(context.sim),
+		const result = await runNode(context.sim, {
+			type: REVIEW_SCRAPER,
+			parameters: {
+				resource: 'profile',
+				operation: 'add',
+				url: 'https://reviews.example.com/local-service',
+				callback: LOCAL_CALLBACK,
+			},
 		});
 		expect(result.status).toBe('success');
 		expect(context.sim.submissions()).toEqual({ 'https://reviews.example.com/local-service': 1 });
@@ -171,25 +157,21 @@ describe('profiles in one request', () => {
 			{ url: 'https://reviews.example.com/list/1', callback: 'http://192.168.1.10:5678/hook' },
 			{ url: 'https://reviews.example.com/list/2', callback: PUBLIC_CALLBACK },
 		];
-		const result = await runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: 'n8n-nodes-review-scraping.reviewScraper',
-					parameters: {
-						resource: 'profile',
-						operation: 'addMany',
-						inputMode: 'listField',
-						listField: 'profiles',
-					},
-					onError: 'continueErrorOutput',
+		const result = await runNode(
+			context.sim,
+			{
+				type: REVIEW_SCRAPER,
+				parameters: {
+					resource: 'profile',
+					operation: 'addMany',
+					inputMode: 'listField',
+					listField: 'profiles',
 				},
-			],
-			nodeTypes,
-			credentialTypes,
-			credentials: publicCredentials(context.sim),
-			inputItems: [{ json: { profiles } }],
-		});
+				onError: 'continueErrorOutput',
+			},
+			[{ profiles }],
+			onPublicHost(),
+		);
 		const [success, errors] = result.output(NODE);
 		expect(success).toHaveLength(2);
 		expect(errors.map((item) => item.json.error)).toEqual([
@@ -202,29 +184,26 @@ describe('profiles in one request', () => {
 	});
 
 	it("the Scheduler's add_bulk names the profile of its JSON list; no schedule is created", async () => {
-		const result = await runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: 'n8n-nodes-review-scraping.scrapingScheduler',
-					parameters: {
-						resource: 'schedule',
-						operation: 'create',
-						service: 'rsapi',
-						endpoint: 'add_bulk',
-						frequency: 'daily',
-						parametersInput: 'json',
-						bulkBody: JSON.stringify([
-							{ url: 'https://reviews.example.com/b/1', callback: PUBLIC_CALLBACK },
-							{ url: 'https://reviews.example.com/b/2', callback: 'http://n8n:5678/webhook/x' },
-						]),
-					},
+		const result = await runNode(
+			context.sim,
+			{
+				type: 'n8n-nodes-review-scraping.scrapingScheduler',
+				parameters: {
+					resource: 'schedule',
+					operation: 'create',
+					service: 'rsapi',
+					endpoint: 'add_bulk',
+					frequency: 'daily',
+					parametersInput: 'json',
+					bulkBody: JSON.stringify([
+						{ url: 'https://reviews.example.com/b/1', callback: PUBLIC_CALLBACK },
+						{ url: 'https://reviews.example.com/b/2', callback: 'http://n8n:5678/webhook/x' },
+					]),
 				},
-			],
-			nodeTypes,
-			credentialTypes,
-			credentials: publicCredentials(context.sim),
-		});
+			},
+			[{}],
+			onPublicHost(),
+		);
 		expect(result.status).toBe('error');
 		expect(result.nodeError(NODE)?.message).toBe(
 			'Callback URL of profile 2 cannot be reached by the service: http://n8n:5678/webhook/x (item 0)',
@@ -274,26 +253,17 @@ describe('the Recurring Reviews Trigger', () => {
 
 describe('Profile → Add with neither a Callback URL nor Wait for Completion', () => {
 	it('is sent, with an execution hint in the output panel saying its reviews reach no workflow', async () => {
-		const result = await runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: 'n8n-nodes-review-scraping.reviewScraper',
-					parameters: {
-						resource: 'profile',
-						operation: 'add',
-						url: '={{ $json.url }}',
-					},
-				},
+		const result = await runNode(
+			context.sim,
+			{
+				type: REVIEW_SCRAPER,
+				parameters: { resource: 'profile', operation: 'add', url: '={{ $json.url }}' },
+			},
+			[
+				{ url: 'https://reviews.example.com/nowhere/1' },
+				{ url: 'https://reviews.example.com/nowhere/2' },
 			],
-			nodeTypes,
-			credentialTypes,
-			credentials: credentialsFor(context.sim),
-			inputItems: [
-				{ json: { url: 'https://reviews.example.com/nowhere/1' } },
-				{ json: { url: 'https://reviews.example.com/nowhere/2' } },
-			],
-		});
+		);
 		expect(result.status).toBe('success');
 		expect(context.sim.submissions()).toEqual({
 			'https://reviews.example.com/nowhere/1': 1,
@@ -311,22 +281,14 @@ describe('Profile → Add with neither a Callback URL nor Wait for Completion', 
 	});
 
 	it('gives no hint when a callback is set', async () => {
-		const result = await runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: 'n8n-nodes-review-scraping.reviewScraper',
-					parameters: {
-						resource: 'profile',
-						operation: 'add',
-						url: 'https://reviews.example.com/somewhere',
-						callback: PUBLIC_CALLBACK,
-					},
-				},
-			],
-			nodeTypes,
-			credentialTypes,
-			credentials: credentialsFor(context.sim),
+		const result = await runNode(context.sim, {
+			type: REVIEW_SCRAPER,
+			parameters: {
+				resource: 'profile',
+				operation: 'add',
+				url: 'https://reviews.example.com/somewhere',
+				callback: PUBLIC_CALLBACK,
+			},
 		});
 		expect(result.status).toBe('success');
 		expect(result.runData[NODE].at(-1)?.hints ?? []).toEqual([]);

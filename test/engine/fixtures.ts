@@ -59,7 +59,13 @@ export async function runNode(
 	sim: Simulator,
 	node: Omit<NodeSpec, 'name'> & { name?: string },
 	inputItems: IDataObject[] = [{}],
-	overrides: { token?: string; apiKey?: string; baseUrl?: string } = {},
+	overrides: {
+		token?: string;
+		apiKey?: string;
+		baseUrl?: string;
+		/** Credentials of another shape than the simulator's own (a service on a public host). */
+		credentials?: ReturnType<typeof credentialsFor>;
+	} = {},
 ) {
 	const name = node.name ?? 'Node Under Test';
 	return await runWorkflow({
@@ -67,7 +73,7 @@ export async function runNode(
 		nodes: [{ ...node, name }],
 		nodeTypes,
 		credentialTypes,
-		credentials: credentialsFor(sim, overrides),
+		credentials: overrides.credentials ?? credentialsFor(sim, overrides),
 		inputItems: inputItems.map((json): INodeExecutionData => ({ json })),
 	}).then((run) => ({ ...run, items: () => run.json(name), pairs: () => run.output(name)[0] }));
 }
