@@ -29,6 +29,7 @@ import type { Waiting } from '../waiting/record';
 import { runBatches, type BatchOperation } from './batches';
 import { refuseUnreachableCallbacks } from './callbackReachability';
 import { notSentAgain, retryMemory, type RetryMemory } from './retryMemory';
+import { answerFailure, refuseWaitingForSuppliedTool } from './toolAnswer';
 import { apiRequest, mayHaveBeenCarriedOut, toNodeError, type ServiceRequest } from './transport';
 import {
 	awaitCompletion,
@@ -83,13 +84,18 @@ export async function route(
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = lookUpOperation(operations, resource, operationName);
-	if (!operation) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operationName}" is not known for resource "${resource}"`,
-		);
+	try {
+		if (!operation) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The operation "${operationName}" is not known for resource "${resource}"`,
+			);
+		}
+		return await runOperation.call(this, operation);
+	} catch (error) {
+		// As an AI agent's tool, a failure must reach the model in words (toolAnswer.ts).
+		return answerFailure.call(this, error);
 	}
-	return await runOperation.call(this, operation);
 }
 
 interface ItemFailure {
@@ -112,6 +118,7 @@ async function prepareItem(
 		await refuseUnreachableCallbacks.call(this, prepared.request, itemIndex);
 		return prepared;
 	}
+	refuseWaitingForSuppliedTool.call(this, itemIndex);
 	const timeLimit = readTimeLimitMinutes.call(this, itemIndex);
 	const resumeUrl = claimResumeUrl.call(this, itemIndex);
 	const { request } = operation.prepare.call(this, itemIndex, resumeUrl);

@@ -1,0 +1,104 @@
+/**
+ * A failed call of the node as an AI agent's tool, told to the model in words.
+ *
+ * Who calls the tool decides what reaches the model of a thrown error (read in n8n 2.41):
+ * - AI Agent 1.x and 2.x run tools in LangChain's AgentExecutor through n8n-core's
+ *   `makeHandleToolInvocation`: the rethrown error becomes an empty observation (`""`), so the
+ *   model learns nothing. Only a returned item reaches it (its JSON, stringified).
+ * - AI Agent 3.x runs the tool as a node of the execution: the model gets `{ error: message }`,
+ *   the message alone.
+ * - The MCP Server Trigger answers a thrown error as `isError` with its name and message, and a
+ *   returned item as a success.
+ * So the words go into the message in every case, and are returned instead of thrown only to the
+ * AgentExecutor. A node in a workflow (not a tool) keeps its errors as they are.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { mayHaveBeenCarriedOut } from './transport';
+
+const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/** How the node is running: in a workflow, or as a tool, and then for whom. */
+export type ToolCaller = 'workflow' | 'agentRun' | 'agentLoop' | 'mcpServer';
+
+export function toolCaller(context: IExecuteFunctions): ToolCaller {
+	const node = context.getNode();
+	// n8n serves a usableAsTool node's tool variant as "<type>Tool".
+	if (!node.type.endsWith('Tool')) return 'workflow';
+	// A tool supplied to its caller runs in the caller's execute data; one the engine runs, in its own.
+	const caller = context.getExecuteData?.()?.node;
+	if (!caller || caller.name === node.name) return 'agentRun';
+	return caller.type === MCP_SERVER_TRIGGER ? 'mcpServer' : 'agentLoop';
+}
+
+function adviceFor(error: Error): string {
+	if (!(error instanceof NodeApiError)) {
+		return 'Correct what it names before calling the tool again.';
+	}
+	if (mayHaveBeenCarriedOut(error)) {
+		return 'The service may have carried it out: do not call the tool again for the same thing; tell the user.';
+	}
+	const code = Number(error.httpCode);
+	if (code === 401 || code === 403) {
+		return 'The service refused the credentials: tell the user; calling again will not help.';
+	}
+	if (code === 404) {
+		return 'Nothing has that id: check it (a list operation can find it) before calling again.';
+	}
+	if (code === 429) return 'The service is limiting requests: wait before calling again.';
+	if (code >= 500 || !error.httpCode) {
+		return 'The service failed or could not be reached: try again later.';
+	}
+	return 'The service refused these arguments: correct them before calling again; the same call will be refused again.';
+}
+
+/**
+ * Wait for Completion puts the execution to wait, which only a node the engine runs can do: a tool
+ * supplied to an AgentExecutor or the MCP Server Trigger would answer at once while its execution
+ * went to wait, and the callback would resume a finished conversation. Refused before sending.
+ */
+export function refuseWaitingForSuppliedTool(this: IExecuteFunctions, itemIndex: number): void {
+	const caller = toolCaller(this);
+	if (caller === 'workflow' || caller === 'agentRun') return;
+	const where =
+		caller === 'mcpServer'
+			? 'called through the MCP Server Trigger'
+			: 'a tool of AI Agent 1.x or 2.x';
+	throw new NodeOperationError(this.getNode(), `Wait for Completion cannot wait as ${where}`, {
+		itemIndex,
+		description:
+			'Nothing was sent. The tool would answer before the results came back. Turn Wait for Completion off (the tool then returns the job ID), or use AI Agent 3 or newer, which runs tools as nodes that can wait.',
+	});
+}
+
+/** The error's message, what failed, and what the model may do. */
+export function toolRefusalWords(error: Error): string {
+	const description =
+		(error instanceof NodeApiError || error instanceof NodeOperationError) && error.description
+			? error.description
+			: undefined;
+	const sentence = (text: string) => text.replace(/[.\s]+$/, '') + '.';
+	return [error.message, description, adviceFor(error)]
+		.filter((part): part is string => !!part)
+		.map(sentence)
+		.join(' ');
+}
+
+/**
+ * A failed run as the tool's caller can read it: returned to an AgentExecutor, thrown with the
+ * words as its message to the others. In a workflow, the error unchanged.
+ */
+export function answerFailure(this: IExecuteFunctions, error: unknown): INodeExecutionData[][] {
+	const caller = toolCaller(this);
+	if (caller === 'workflow' || !(error instanceof Error)) throw error;
+	const words = toolRefusalWords(error);
+	if (caller === 'agentLoop') return [[{ json: { error: words }, pairedItem: { item: 0 } }]];
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.message = words;
+		// Its words are in the message now: n8n-core appends a description it does not find there.
+		error.description = null;
+		throw error;
+	}
+	throw new NodeOperationError(this.getNode(), words);
+}

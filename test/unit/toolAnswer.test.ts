@@ -1,0 +1,129 @@
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { markPossiblyCarriedOut } from '../../nodes/shared/outgoing/transport';
+import {
+	answerFailure,
+	refuseWaitingForSuppliedTool,
+	toolCaller,
+	toolRefusalWords,
+	type ToolCaller,
+} from '../../nodes/shared/outgoing/toolAnswer';
+import { invalidParameter } from '../../nodes/shared/outgoing/validation';
+
+const node = (type: string): INode => ({
+	id: 'n1',
+	name: 'Respond Job',
+	type,
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+});
+
+const TOOL = 'n8n-nodes-review-scraping.reviewScraperTool';
+const AGENT = { name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent' };
+const MCP = { name: 'MCP Server', type: '@n8n/n8n-nodes-langchain.mcpTrigger' };
+
+/** A context as n8n gives it: the node, and the execute data of whoever runs it. */
+function context(type: string, runBy?: { name: string; type: string }): IExecuteFunctions {
+	const self = node(type);
+	return {
+		getNode: () => self,
+		getExecuteData: () => ({ node: runBy ? { ...node(runBy.type), name: runBy.name } : self }),
+	} as unknown as IExecuteFunctions;
+}
+
+const contexts: Record<ToolCaller, IExecuteFunctions> = {
+	workflow: context('n8n-nodes-review-scraping.reviewScraper'),
+	agentRun: context(TOOL),
+	agentLoop: context(TOOL, AGENT),
+	mcpServer: context(TOOL, MCP),
+};
+
+const refusal = () =>
+	new NodeApiError(
+		node(TOOL),
+		{ message: "This job ID doesn't exist, please create it" },
+		{
+			message: "This job ID doesn't exist, please create it",
+			description: 'GET /api/v2/responds/jobs/9 answered HTTP 404',
+			httpCode: '404',
+		},
+	);
+
+describe('who calls the tool', () => {
+	it.each(Object.entries(contexts))('tells %s apart', (expected, ctx) => {
+		expect(toolCaller(ctx)).toBe(expected);
+	});
+});
+
+describe("a refusal's words for a model", () => {
+	it('says the message, what failed and what to do, one sentence each', () => {
+		expect(toolRefusalWords(refusal())).toBe(
+			"This job ID doesn't exist, please create it. GET /api/v2/responds/jobs/9 answered HTTP 404. " +
+				'Nothing has that id: check it (a list operation can find it) before calling again.',
+		);
+	});
+
+	it.each([
+		['401', 'refused the credentials'],
+		['429', 'wait before calling again'],
+		['503', 'try again later'],
+		['400', 'correct them before calling again'],
+	])('advises on HTTP %s', (httpCode, advice) => {
+		const error = new NodeApiError(node(TOOL), { message: 'No' }, { message: 'No', httpCode });
+		expect(toolRefusalWords(error)).toContain(advice);
+	});
+
+	it('tells a refused argument, and that nothing was sent', () => {
+		const words = toolRefusalWords(invalidParameter(node(TOOL), 0, 'Job ID', 'is required'));
+		expect(words).toContain('Job ID is required');
+		expect(words).toContain('Nothing was sent');
+		expect(words).toContain('before calling the tool again');
+	});
+
+	it('warns against calling again when the service may have carried it out', () => {
+		const words = toolRefusalWords(markPossiblyCarriedOut(refusal()));
+		expect(words).toContain('do not call the tool again');
+	});
+});
+
+describe('a failure as each caller reads it', () => {
+	it('returns it as an item to an AgentExecutor, which drops thrown errors', () => {
+		const answered = answerFailure.call(contexts.agentLoop, refusal());
+		expect(answered).toEqual([
+			[{ json: { error: toolRefusalWords(refusal()) }, pairedItem: { item: 0 } }],
+		]);
+	});
+
+	it.each(['agentRun', 'mcpServer'] as const)(
+		'throws it with the words as its message to %s',
+		(caller) => {
+			const error = refusal();
+			expect(() => answerFailure.call(contexts[caller], error)).toThrow(
+				toolRefusalWords(refusal()),
+			);
+			expect(error.description).toBeNull();
+		},
+	);
+
+	it('leaves a workflow error as it was', () => {
+		const error = refusal();
+		expect(() => answerFailure.call(contexts.workflow, error)).toThrow(
+			"This job ID doesn't exist, please create it",
+		);
+		expect(error.message).toBe("This job ID doesn't exist, please create it");
+		expect(error.description).toBe('GET /api/v2/responds/jobs/9 answered HTTP 404');
+	});
+
+	it('refuses Wait for Completion where the tool cannot wait, before anything is sent', () => {
+		expect(() => refuseWaitingForSuppliedTool.call(contexts.agentLoop, 0)).toThrow(
+			NodeOperationError,
+		);
+		expect(() => refuseWaitingForSuppliedTool.call(contexts.mcpServer, 0)).toThrow(
+			'MCP Server Trigger',
+		);
+		expect(() => refuseWaitingForSuppliedTool.call(contexts.agentRun, 0)).not.toThrow();
+		expect(() => refuseWaitingForSuppliedTool.call(contexts.workflow, 0)).not.toThrow();
+	});
+});
