@@ -24,6 +24,7 @@ const compatFiles = [
 	'edges',
 	'settings-matrix',
 	'callback-reachability',
+	'agent-tools',
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
 module.exports = {

@@ -4,7 +4,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { N8nClient, WorkflowNode } from './harness/client';
 import { n8nMajor } from './harness/compat';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import {
+	builtNodeDescriptions,
+	createSimulatorCredentials,
+	startSimulator,
+} from './harness/fixtures';
 import { startScriptedModel, type ScriptedModel } from './harness/scriptedModel';
 import { connect } from './harness/state';
 import { webhookNode } from './harness/workflows';
@@ -158,6 +162,21 @@ async function callTool(path: string, caseId: string, args: IDataObject): Promis
 	return { answer, requests, raw };
 }
 
+/** The tool description a node offers by default for an operation, from its built description. */
+function defaultToolDescription(node: string, operation: string, waiting = false): string {
+	const [resource, op] = operation.split('.');
+	const field = builtNodeDescriptions()
+		.find((description) => description.name === node)!
+		.properties.find(
+			({ name, displayOptions }) =>
+				name === 'toolDescription' &&
+				displayOptions?.show?.resource?.includes(resource) &&
+				displayOptions.show.operation?.includes(op) &&
+				(displayOptions.show.waitForCompletion?.includes(waiting) ?? true),
+		);
+	return String(field?.default ?? '');
+}
+
 const errorWords = (answer: unknown): string => {
 	const first = Array.isArray(answer) ? (answer[0] as IDataObject | undefined) : undefined;
 	return typeof first?.error === 'string' ? first.error : '';
@@ -186,6 +205,10 @@ describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agen
 			try {
 				const { items } = await arrange(simulator, row, `${tag}-r`.replace(/\./g, ''), true);
 				const refused = await callTool(path, `${tag}-refused`, argumentsOf(items[0]));
+				// What the model reads about the tool: the operation's description, not n8n's few words.
+				const [offered] = model.toolsOffered(`${tag}-refused`);
+				expect(offered.description).toBe(defaultToolDescription(node, operation));
+				expect(offered.description.length).toBeGreaterThan(60);
 				expect({ words: errorWords(refused.answer), requests: refused.requests }).toEqual({
 					words: expect.stringContaining(REFUSAL),
 					requests: 1,
@@ -226,6 +249,9 @@ describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agen
 				const items = await row.items(simulator, tag.replace(/\./g, ''));
 				const call = await callTool(path, tag, argumentsOf(items[1]));
 				expectNoSecret(call.raw);
+				expect(model.toolsOffered(tag)[0].description).toBe(
+					defaultToolDescription(node, operation, true),
+				);
 				if (agentVersion < 3) {
 					// AgentExecutor cannot wait: the tool would answer before the results.
 					expect(errorWords(call.answer)).toContain('Wait for Completion cannot wait');
@@ -241,4 +267,157 @@ describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agen
 			}
 		},
 	);
+});
+
+interface McpAnswer {
+	isError?: boolean;
+	content?: Array<{ type: string; text: string }>;
+}
+
+/** A client of n8n's MCP Server Trigger over Streamable HTTP, as MCP clients speak it. */
+async function mcpSession(url: string) {
+	let sessionId: string | undefined;
+	let nextId = 1;
+	const post = async (body: object) => {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				accept: 'application/json, text/event-stream',
+				...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+			},
+			body: JSON.stringify(body),
+		});
+		sessionId ??= res.headers.get('mcp-session-id') ?? undefined;
+		const text = await res.text();
+		const messages = (res.headers.get('content-type') ?? '').includes('event-stream')
+			? text
+					.split('\n')
+					.filter((line) => line.startsWith('data:'))
+					.map((line) => JSON.parse(line.slice(5)) as { id?: number; result?: unknown })
+			: text.trim()
+				? [JSON.parse(text) as { id?: number; result?: unknown }]
+				: [];
+		return { status: res.status, messages };
+	};
+	const request = async <T>(method: string, params: object): Promise<T> => {
+		const id = nextId++;
+		const { status, messages } = await post({ jsonrpc: '2.0', id, method, params });
+		const answer = messages.find((message) => message.id === id);
+		if (!answer) throw new Error(`MCP ${method}: HTTP ${status}, no answer`);
+		return answer.result as T;
+	};
+	// Until n8n has registered the trigger's webhook (published in the background on 2.x): 404.
+	const initialize = {
+		jsonrpc: '2.0',
+		id: 0,
+		method: 'initialize',
+		params: {
+			protocolVersion: '2025-03-26',
+			capabilities: {},
+			clientInfo: { name: 'e2e', version: '1.0.0' },
+		},
+	};
+	for (let attempt = 0; ; attempt++) {
+		const { status } = await post(initialize);
+		if (status === 200) break;
+		if (status !== 404 || attempt >= 50) throw new Error(`MCP initialize: HTTP ${status}`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+	const { tools } = await request<{ tools: Array<{ name: string }> }>('tools/list', {});
+	return {
+		tools,
+		call: async (name: string, args: IDataObject) =>
+			await request<McpAnswer>('tools/call', { name, arguments: args }),
+	};
+}
+
+/** Per node, the first operation whose refusal can be aimed at one request. */
+const mcpCases = Object.entries(actionNodes).map(([node, type]) => {
+	const operation = operationsOf(type).find((op) => rows[node][op].marker)!;
+	return { node, operation, row: rows[node][operation] };
+});
+
+describe('each action node as a tool of the MCP Server Trigger', () => {
+	let mcpTriggerVersion: number;
+	beforeAll(async () => {
+		const types = await client.nodeTypes();
+		const versions = types
+			.filter((type) => type.name === '@n8n/n8n-nodes-langchain.mcpTrigger')
+			.flatMap((type) => (Array.isArray(type.version) ? type.version : [type.version]));
+		mcpTriggerVersion = Math.max(...versions);
+	});
+
+	async function mcpServerWith(tool: WorkflowNode, name: string) {
+		const path = `mcp-${randomUUID()}`;
+		const trigger: WorkflowNode = {
+			id: randomUUID(),
+			name: 'MCP Server Trigger',
+			type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+			typeVersion: mcpTriggerVersion,
+			position: [220, 0],
+			webhookId: randomUUID(),
+			parameters: { path },
+		};
+		const { id } = await client.createWorkflow({
+			name,
+			nodes: [trigger, tool],
+			connections: {
+				[tool.name]: { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] },
+			},
+		});
+		await client.activate(id);
+		const session = await mcpSession(`${client.webhookBaseUrl}/mcp/${path}`);
+		expect(session.tools).toHaveLength(1);
+		return { id, tool: session.tools[0].name, call: session.call };
+	}
+
+	it.each(mcpCases.map((c) => [`${c.node} ${c.operation}`, c] as const))(
+		'%s: a refusal comes back as isError with its words, a result as content',
+		async (label, { node, operation, row }) => {
+			const tag = `mcp-${label.replace(/\W+/g, '-')}`.replace(/\./g, '');
+			const server = await mcpServerWith(
+				toolNode(node, operation, toolParameters(row)),
+				`mcp ${label}`,
+			);
+			try {
+				const { items } = await arrange(simulator, row, tag, true);
+				const refused = await server.call(server.tool, argumentsOf(items[0]));
+				expect(refused.isError).toBe(true);
+				const words = refused.content?.map((part) => part.text).join('') ?? '';
+				expect(words).toContain(REFUSAL);
+				expect(words).toMatch(/before calling again|try again later/);
+				expectNoSecret(words);
+
+				const result = await server.call(server.tool, argumentsOf(items[1]));
+				expect(result.isError).toBeFalsy();
+				const text = result.content?.map((part) => part.text).join('') ?? '';
+				expect(text).not.toContain('"error"');
+				expect(text.length).toBeGreaterThan(2);
+				expectNoSecret(text);
+			} finally {
+				await client.deactivate(server.id);
+			}
+		},
+	);
+
+	it('refuses Wait for Completion before sending: the call would answer before the results', async () => {
+		const row = rows.reviewScraper['profile.add'];
+		const server = await mcpServerWith(
+			toolNode('reviewScraper', 'profile.add', { ...toolParameters(row), waitForCompletion: true }),
+			'mcp waiting',
+		);
+		try {
+			const before = simulator.requests().length;
+			const answer = await server.call(server.tool, {
+				url: 'https://reviews.example.com/mcp-wait',
+			});
+			expect(answer.isError).toBe(true);
+			expect(answer.content?.[0].text).toContain('Wait for Completion cannot wait');
+			expect(simulator.requests().length).toBe(before);
+		} finally {
+			await client.deactivate(server.id);
+		}
+	});
 });

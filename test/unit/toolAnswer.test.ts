@@ -25,19 +25,25 @@ const AGENT = { name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent' };
 const MCP = { name: 'MCP Server', type: '@n8n/n8n-nodes-langchain.mcpTrigger' };
 
 /** A context as n8n gives it: the node, and the execute data of whoever runs it. */
-function context(type: string, runBy?: { name: string; type: string }): IExecuteFunctions {
+function context(
+	type: string,
+	runBy?: { name: string; type: string },
+	isToolExecution?: boolean,
+): IExecuteFunctions {
 	const self = node(type);
 	return {
+		...(isToolExecution === undefined ? {} : { isToolExecution: () => isToolExecution }),
 		getNode: () => self,
 		getExecuteData: () => ({ node: runBy ? { ...node(runBy.type), name: runBy.name } : self }),
 	} as unknown as IExecuteFunctions;
 }
 
+/** As n8n 1.x gives them: no isToolExecution(). */
 const contexts: Record<ToolCaller, IExecuteFunctions> = {
 	workflow: context('n8n-nodes-review-scraping.reviewScraper'),
-	agentRun: context(TOOL),
-	agentLoop: context(TOOL, AGENT),
-	mcpServer: context(TOOL, MCP),
+	engine: context(TOOL),
+	agentExecutor: context(TOOL, AGENT),
+	supplied: context(TOOL, MCP),
 };
 
 const refusal = () =>
@@ -52,8 +58,16 @@ const refusal = () =>
 	);
 
 describe('who calls the tool', () => {
-	it.each(Object.entries(contexts))('tells %s apart', (expected, ctx) => {
+	it.each(Object.entries(contexts))('tells %s apart on n8n 1.x', (expected, ctx) => {
 		expect(toolCaller(ctx)).toBe(expected);
+	});
+
+	it('tells them apart on n8n 2.x, where a tool knows it was supplied', () => {
+		expect(toolCaller(context(TOOL, undefined, false))).toBe('engine');
+		expect(toolCaller(context(TOOL, AGENT, true))).toBe('agentExecutor');
+		expect(toolCaller(context(TOOL, MCP, true))).toBe('supplied');
+		// A queue-mode worker runs an MCP Server Trigger's call in the tool's own execute data.
+		expect(toolCaller(context(TOOL, undefined, true))).toBe('supplied');
 	});
 });
 
@@ -90,13 +104,13 @@ describe("a refusal's words for a model", () => {
 
 describe('a failure as each caller reads it', () => {
 	it('returns it as an item to an AgentExecutor, which drops thrown errors', () => {
-		const answered = answerFailure.call(contexts.agentLoop, refusal());
+		const answered = answerFailure.call(contexts.agentExecutor, refusal());
 		expect(answered).toEqual([
 			[{ json: { error: toolRefusalWords(refusal()) }, pairedItem: { item: 0 } }],
 		]);
 	});
 
-	it.each(['agentRun', 'mcpServer'] as const)(
+	it.each(['engine', 'supplied'] as const)(
 		'throws it with the words as its message to %s',
 		(caller) => {
 			const error = refusal();
@@ -117,13 +131,13 @@ describe('a failure as each caller reads it', () => {
 	});
 
 	it('refuses Wait for Completion where the tool cannot wait, before anything is sent', () => {
-		expect(() => refuseWaitingForSuppliedTool.call(contexts.agentLoop, 0)).toThrow(
+		expect(() => refuseWaitingForSuppliedTool.call(contexts.agentExecutor, 0)).toThrow(
 			NodeOperationError,
 		);
-		expect(() => refuseWaitingForSuppliedTool.call(contexts.mcpServer, 0)).toThrow(
+		expect(() => refuseWaitingForSuppliedTool.call(contexts.supplied, 0)).toThrow(
 			'MCP Server Trigger',
 		);
-		expect(() => refuseWaitingForSuppliedTool.call(contexts.agentRun, 0)).not.toThrow();
+		expect(() => refuseWaitingForSuppliedTool.call(contexts.engine, 0)).not.toThrow();
 		expect(() => refuseWaitingForSuppliedTool.call(contexts.workflow, 0)).not.toThrow();
 	});
 });

@@ -72,3 +72,26 @@ export function outputField(
 		default: value,
 	};
 }
+
+/**
+ * What an AI agent's model reads about the operation's tool, shown only on the node's tool variant.
+ * n8n's own "Set Automatically" description is the action's few words ("Get a respond job in
+ * Review Scraper"), resolved when the tool runs; n8n adds its selector only to a node without a
+ * field of this name. This field's default is per operation (and per Wait for Completion), so an
+ * untouched one follows the operation like n8n's, and a user edits it like n8n's "Set Manually".
+ */
+export function toolDescriptionField(text: string, whenWaiting?: string): INodeProperties[] {
+	const field = (value: string, waiting?: boolean): INodeProperties => ({
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: value,
+		description:
+			'What the AI agent reads about this tool: what it does, its arguments and what it returns',
+		displayOptions: {
+			show: { '@tool': [true], ...(waiting === undefined ? {} : { waitForCompletion: [waiting] }) },
+		},
+	});
+	return whenWaiting === undefined ? [field(text)] : [field(text, false), field(whenWaiting, true)];
+}

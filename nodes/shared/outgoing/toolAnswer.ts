@@ -19,17 +19,27 @@ import { mayHaveBeenCarriedOut } from './transport';
 
 const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
-/** How the node is running: in a workflow, or as a tool, and then for whom. */
-export type ToolCaller = 'workflow' | 'agentRun' | 'agentLoop' | 'mcpServer';
+/**
+ * How the node is running: in a workflow; as a tool the engine runs as a node (AI Agent 3.x), which
+ * can wait; or as a tool supplied to its caller, to an AgentExecutor (AI Agent 1.x, 2.x) or to
+ * another caller that reads thrown errors (the MCP Server Trigger, in the main process or, in queue
+ * mode, on a worker).
+ */
+export type ToolCaller = 'workflow' | 'engine' | 'agentExecutor' | 'supplied';
 
 export function toolCaller(context: IExecuteFunctions): ToolCaller {
 	const node = context.getNode();
 	// n8n serves a usableAsTool node's tool variant as "<type>Tool".
 	if (!node.type.endsWith('Tool')) return 'workflow';
-	// A tool supplied to its caller runs in the caller's execute data; one the engine runs, in its own.
+	// A supplied tool runs in its caller's execute data, except on a queue-mode worker serving the
+	// MCP Server Trigger; n8n 2.x says it outright, n8n 1.x has no isToolExecution().
 	const caller = context.getExecuteData?.()?.node;
-	if (!caller || caller.name === node.name) return 'agentRun';
-	return caller.type === MCP_SERVER_TRIGGER ? 'mcpServer' : 'agentLoop';
+	const runsInCaller = caller !== undefined && caller.name !== node.name;
+	const supplied =
+		typeof context.isToolExecution === 'function' ? context.isToolExecution() : runsInCaller;
+	if (!supplied) return 'engine';
+	if (!runsInCaller || caller.type === MCP_SERVER_TRIGGER) return 'supplied';
+	return 'agentExecutor';
 }
 
 function adviceFor(error: Error): string {
@@ -60,9 +70,9 @@ function adviceFor(error: Error): string {
  */
 export function refuseWaitingForSuppliedTool(this: IExecuteFunctions, itemIndex: number): void {
 	const caller = toolCaller(this);
-	if (caller === 'workflow' || caller === 'agentRun') return;
+	if (caller === 'workflow' || caller === 'engine') return;
 	const where =
-		caller === 'mcpServer'
+		caller === 'supplied'
 			? 'called through the MCP Server Trigger'
 			: 'a tool of AI Agent 1.x or 2.x';
 	throw new NodeOperationError(this.getNode(), `Wait for Completion cannot wait as ${where}`, {
@@ -93,7 +103,7 @@ export function answerFailure(this: IExecuteFunctions, error: unknown): INodeExe
 	const caller = toolCaller(this);
 	if (caller === 'workflow' || !(error instanceof Error)) throw error;
 	const words = toolRefusalWords(error);
-	if (caller === 'agentLoop') return [[{ json: { error: words }, pairedItem: { item: 0 } }]];
+	if (caller === 'agentExecutor') return [[{ json: { error: words }, pairedItem: { item: 0 } }]];
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.message = words;
 		// Its words are in the message now: n8n-core appends a description it does not find there.

@@ -8,6 +8,7 @@ import { withWaitForCompletion } from '../../../shared/waiting/fields';
 import { oneResumedItem, type Waiting } from '../../../shared/waiting/record';
 import { buildFilters } from './filters';
 import { MAX_PER_PAGE, searchProperties } from './searchFields';
+import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
 export interface SearchInput {
 	keyword?: unknown;
@@ -126,7 +127,13 @@ export const waiting: Waiting = {
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['product'], operation: ['search'] } },
-	withWaitForCompletion(searchProperties, waiting),
+	[
+		...withWaitForCompletion(searchProperties, waiting),
+		...toolDescriptionField(
+			'Searches shopping sites (Sources) for products matching Keyword. Returns a request_id at once; the products are delivered later to the Callback URL, not by this tool.',
+			'Searches shopping sites (Sources) for products matching Keyword and waits for the results. Returns the products found: name, price, rating, review count and URL.',
+		),
+	],
 );
 
 /** The limit sent: top-level Return All / Limit from version 1.2, Additional Fields before it. */

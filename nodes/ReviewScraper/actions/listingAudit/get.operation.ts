@@ -5,6 +5,7 @@ import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { jobIdField } from '../jobId';
 import { simplifyAudit } from './simplify';
+import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
 const properties: INodeProperties[] = [
 	jobIdField('ID of the review profile job whose local listing audit to read'),
@@ -20,7 +21,12 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['listingAudit'], operation: ['get'] } },
-	properties,
+	[
+		...properties,
+		...toolDescriptionField(
+			'Reads the local listing audit of a review job: company name, phone and address as each review site lists them. Job ID: the whole-number job_id of a queued profile.',
+		),
+	],
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {

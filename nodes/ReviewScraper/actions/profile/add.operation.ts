@@ -11,22 +11,29 @@ import { profileFields } from '../../../shared/outgoing/profileFields';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
 import type { Waiting } from '../../../shared/waiting/record';
+import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
 export const waiting: Waiting = { callbackParameter: 'callback', idField: 'job_id' };
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['add'] } },
-	withWaitForCompletion(
-		[
-			...profileFields,
-			noDestinationNotice('add', {
-				callback: [''],
-				waitForCompletion: [false],
-			}),
-			callbackOptions,
-		],
-		waiting,
-	),
+	[
+		...withWaitForCompletion(
+			[
+				...profileFields,
+				noDestinationNotice('add', {
+					callback: [''],
+					waitForCompletion: [false],
+				}),
+				callbackOptions,
+			],
+			waiting,
+		),
+		...toolDescriptionField(
+			"Queues one review profile for collection. URL: the profile's page on a review site (required); the other fields are optional. Returns a job_id at once; the reviews are delivered later to the Callback URL, not by this tool.",
+			"Queues one review profile for collection and waits for it. URL: the profile's page on a review site (required); the other fields are optional. Returns the collected job: job_id, review_count and the reviews.",
+		),
+	],
 );
 
 export function prepare(

@@ -12,7 +12,7 @@ import {
 	hintNoDestination,
 	noDestinationNotice,
 } from '../../../shared/outgoing/callbackReachability';
-import { optionsCollection } from '../../../shared/outgoing/descriptions';
+import { optionsCollection, toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import { PROFILE_KEYS, readProfile } from '../../../shared/outgoing/profile';
 import { profileFields } from '../../../shared/outgoing/profileFields';
 import type { ServiceRequest } from '../../../shared/outgoing/transport';
@@ -127,7 +127,12 @@ function inputModeProperty(
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['addMany'] } },
-	properties,
+	[
+		...properties,
+		...toolDescriptionField(
+			'Queues several review profiles for collection in one request. Each profile needs the URL of its page on a review site. Returns a job_id per profile at once; the reviews are delivered later to the Callback URL, not by this tool.',
+		),
+	],
 );
 
 /** One add_bulk request: checked profiles, sent as the JSON body. */

@@ -4,12 +4,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { jobIdField } from '../jobId';
+import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
 const properties: INodeProperties[] = [jobIdField('ID of the respond job')];
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['respondJob'], operation: ['get'] } },
-	properties,
+	[
+		...properties,
+		...toolDescriptionField(
+			'Reads one respond job (a reply to a review) by Job ID, the whole-number job_id a respond job list gives. Returns its status, the review and the reply text.',
+		),
+	],
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {

@@ -1,14 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, returnAllOrLimit } from '../../../shared/outgoing/descriptions';
+import {
+	readLimit,
+	returnAllOrLimit,
+	toolDescriptionField,
+} from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 
 const properties: INodeProperties[] = [...returnAllOrLimit];
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['respondJob'], operation: ['getAll'] } },
-	properties,
+	[
+		...properties,
+		...toolDescriptionField(
+			"Lists the account's respond jobs (replies to reviews): job_id, profile_url, review_id, status and text. Limit: how many to return.",
+		),
+	],
 );
 
 // The spec documents no query parameters for this list, so the whole list is read and the limit

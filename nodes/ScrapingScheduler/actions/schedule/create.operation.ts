@@ -19,10 +19,16 @@ import {
 	parseJsonParameter,
 } from '../../../shared/outgoing/validation';
 import { API_FIELDS, createProperties } from './createFields';
+import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['schedule'], operation: ['create'] } },
-	createProperties,
+	[
+		...createProperties,
+		...toolDescriptionField(
+			"Creates a recurring schedule that sends a scraping request (Service and Endpoint) daily, weekly or monthly under a Schedule Name. Returns the schedule_id; each run's results are delivered to the Callback URL, not by this tool.",
+		),
+	],
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {

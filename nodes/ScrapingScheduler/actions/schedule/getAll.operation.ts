@@ -5,6 +5,7 @@ import {
 	filtersCollection,
 	readLimit,
 	returnAllOrLimit,
+	toolDescriptionField,
 } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { scheduleRequests, scheduleResults } from '../../../shared/outgoing/schedule/client';
@@ -36,7 +37,12 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['schedule'], operation: ['getAll'] } },
-	properties,
+	[
+		...properties,
+		...toolDescriptionField(
+			"Lists the account's schedules: schedule_id, name, service, frequency and state. Limit: how many to return.",
+		),
+	],
 );
 
 // The spec documents no list parameters, so filters and the limit are applied to the full list.

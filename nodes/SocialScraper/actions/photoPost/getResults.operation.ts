@@ -6,6 +6,7 @@ import {
 	optionsCollection,
 	outputField,
 	returnAllField,
+	toolDescriptionField,
 } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { fetchAllPages } from '../../../shared/outgoing/transport';
@@ -72,7 +73,12 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['photoPost'], operation: ['getResults'] } },
-	properties,
+	[
+		...properties,
+		...toolDescriptionField(
+			'Reads the posts found by a finished photo-sharing search. Request ID: the request_id the search returned.',
+		),
+	],
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { asRecord, requestPath } from '../scraperRequest';
+import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
@@ -12,7 +13,12 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['photoPost'], operation: ['getStatus'] } },
-	properties,
+	[
+		...properties,
+		...toolDescriptionField(
+			'Reads whether a photo-sharing search has finished. Request ID: the request_id the search returned.',
+		),
+	],
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {

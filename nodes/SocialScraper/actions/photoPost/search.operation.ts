@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callbackOptions } from '../../../shared/outgoing/callbackReachability';
-import { additionalFields } from '../../../shared/outgoing/descriptions';
+import { additionalFields, toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
@@ -36,7 +36,13 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['photoPost'], operation: ['search'] } },
-	withWaitForCompletion(properties, waiting),
+	[
+		...withWaitForCompletion(properties, waiting),
+		...toolDescriptionField(
+			'Searches a photo-sharing site for posts by Keyword or Hashtag. Returns a request_id at once; the posts are delivered to the Callback URL, or read later with Get Results and that request_id.',
+			'Searches a photo-sharing site for posts by Keyword or Hashtag and waits for the results. Returns the posts found.',
+		),
+	],
 );
 
 export function prepare(

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { outputField } from '../../../shared/outgoing/descriptions';
+import { outputField, toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { assertCompleted, postItems } from '../results';
@@ -22,7 +22,12 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['socialPost'], operation: ['getResults'] } },
-	properties,
+	[
+		...properties,
+		...toolDescriptionField(
+			'Reads a finished post scrape. Request ID: the request_id the scrape returned.',
+		),
+	],
 );
 
 // The spec documents no status endpoint on this host, so completion is read from the result

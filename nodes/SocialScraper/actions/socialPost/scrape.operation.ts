@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callbackOptions } from '../../../shared/outgoing/callbackReachability';
-import { additionalFields } from '../../../shared/outgoing/descriptions';
+import { additionalFields, toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
@@ -45,7 +45,13 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['socialPost'], operation: ['scrape'] } },
-	withWaitForCompletion(properties, waiting),
+	[
+		...withWaitForCompletion(properties, waiting),
+		...toolDescriptionField(
+			'Scrapes one social media post from its Post URL. Returns a request_id at once; the post is delivered to the Callback URL, or read later with Get Results and that request_id.',
+			'Scrapes one social media post from its Post URL and waits for it. Returns the scraped post.',
+		),
+	],
 );
 
 export function prepare(

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { asRecord, requestPath } from '../scraperRequest';
+import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,7 +22,12 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['videoRequest'], operation: ['getStatus'] } },
-	properties,
+	[
+		...properties,
+		...toolDescriptionField(
+			'Reads the status of a video request. Request ID: the request_id of the video request.',
+		),
+	],
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
