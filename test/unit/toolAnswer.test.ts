@@ -110,16 +110,20 @@ describe('a failure as each caller reads it', () => {
 		]);
 	});
 
-	it.each(['engine', 'supplied'] as const)(
-		'throws it with the words as its message to %s',
-		(caller) => {
-			const error = refusal();
-			expect(() => answerFailure.call(contexts[caller], error)).toThrow(
-				toolRefusalWords(refusal()),
-			);
-			expect(error.description).toBeNull();
-		},
-	);
+	it.each([
+		['an engine that reads thrown errors (n8n 2.x)', context(TOOL, undefined, false)],
+		['the MCP Server Trigger', contexts.supplied],
+	])('throws it with the words as its message to %s', (_caller, ctx) => {
+		const error = refusal();
+		expect(() => answerFailure.call(ctx, error)).toThrow(toolRefusalWords(refusal()));
+		expect(error.description).toBeNull();
+	});
+
+	it("returns it as an item to n8n 1.x's engine, which fails the execution on a tool's throw", () => {
+		expect(answerFailure.call(contexts.engine, refusal())[0][0].json).toEqual({
+			error: toolRefusalWords(refusal()),
+		});
+	});
 
 	it('leaves a workflow error as it was', () => {
 		const error = refusal();

@@ -6,11 +6,11 @@
  *   `makeHandleToolInvocation`: the rethrown error becomes an empty observation (`""`), so the
  *   model learns nothing. Only a returned item reaches it (its JSON, stringified).
  * - AI Agent 3.x runs the tool as a node of the execution: the model gets `{ error: message }`,
- *   the message alone.
+ *   the message alone (n8n 2.x); n8n 1.x fails the execution instead.
  * - The MCP Server Trigger answers a thrown error as `isError` with its name and message, and a
  *   returned item as a success.
- * So the words go into the message in every case, and are returned instead of thrown only to the
- * AgentExecutor. A node in a workflow (not a tool) keeps its errors as they are.
+ * So the words go into the message in every case, and are returned instead of thrown where a throw
+ * would lose them. A node in a workflow (not a tool) keeps its errors as they are.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -96,14 +96,27 @@ export function toolRefusalWords(error: Error): string {
 }
 
 /**
- * A failed run as the tool's caller can read it: returned to an AgentExecutor, thrown with the
- * words as its message to the others. In a workflow, the error unchanged.
+ * Whether a thrown error would not reach the model: an AgentExecutor drops it, and n8n 1.x's
+ * engine (no isToolExecution()) fails the whole execution when a tool it runs as a node throws
+ * (measured with AI Agent 3 on n8n 1.123: "Error in workflow", the model never called again).
+ */
+function throwLosesWords(context: IExecuteFunctions, caller: ToolCaller): boolean {
+	if (caller === 'agentExecutor') return true;
+	return caller === 'engine' && typeof context.isToolExecution !== 'function';
+}
+
+/**
+ * A failed run as the tool's caller can read it: returned as an item where a throw would lose it,
+ * thrown with the words as its message to the others (n8n then marks the tool's run failed). In a
+ * workflow, the error unchanged.
  */
 export function answerFailure(this: IExecuteFunctions, error: unknown): INodeExecutionData[][] {
 	const caller = toolCaller(this);
 	if (caller === 'workflow' || !(error instanceof Error)) throw error;
 	const words = toolRefusalWords(error);
-	if (caller === 'agentExecutor') return [[{ json: { error: words }, pairedItem: { item: 0 } }]];
+	if (throwLosesWords(this, caller)) {
+		return [[{ json: { error: words }, pairedItem: { item: 0 } }]];
+	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.message = words;
 		// Its words are in the message now: n8n-core appends a description it does not find there.
