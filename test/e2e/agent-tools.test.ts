@@ -142,7 +142,11 @@ interface Call {
 
 async function callTool(path: string, caseId: string, args: IDataObject): Promise<Call> {
 	model.plan(caseId, args);
-	const before = simulator.requests().filter((entry) => entry.origin !== 'schedule').length;
+	// What reached the service: a call the rate limit refused (and the node sent again) is not one.
+	const served = () =>
+		simulator.requests().filter((entry) => entry.origin !== 'schedule' && !entry.rateLimited)
+			.length;
+	const before = served();
 	const res = await client.callWebhook(path, { prompt: model.prompt(caseId) }, 60_000);
 	const body = await res.text();
 	expect({ status: res.status, body: res.status === 200 ? '' : body }).toEqual({
@@ -153,8 +157,7 @@ async function callTool(path: string, caseId: string, args: IDataObject): Promis
 	for (let poll = 0; poll < 600 && model.toolAnswers(caseId).length === 0; poll++) {
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
-	const requests =
-		simulator.requests().filter((entry) => entry.origin !== 'schedule').length - before;
+	const requests = served() - before;
 	const answers = model.toolAnswers(caseId);
 	expect(answers).toHaveLength(1);
 	const raw = answers[0];
@@ -180,21 +183,6 @@ function defaultToolDescription(node: string, operation: string, waiting = false
 				(displayOptions.show.waitForCompletion?.includes(waiting) ?? true),
 		);
 	return String(field?.default ?? '');
-}
-
-/**
- * The settings matrix's arrangement, which creates schedules and searches through the service's
- * API: back-to-back cases can meet the simulator's rate limit (HTTP 429), as a real account would.
- */
-async function arrangePaced(row: Row, tag: string, refuseUnmarked: boolean) {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await arrange(simulator, row, `${tag}-${attempt}`, refuseUnmarked);
-		} catch (error) {
-			if (attempt >= 3 || !String(error).includes('Too Many Requests')) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 1_100));
-		}
-	}
 }
 
 const errorWords = (answer: unknown): string => {
@@ -223,7 +211,7 @@ describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agen
 				toolNode(node, operation, toolParameters(row)),
 			);
 			try {
-				const { items } = await arrangePaced(row, `${tag}-r`.replace(/\./g, ''), true);
+				const { items } = await arrange(simulator, row, `${tag}-r`.replace(/\./g, ''), true);
 				const refused = await callTool(path, `${tag}-refused`, argumentsOf(items[0]));
 				// What the model reads about the tool: the operation's description, not n8n's few words.
 				const [offered] = model.toolsOffered(`${tag}-refused`);
@@ -253,6 +241,35 @@ describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agen
 			}
 		},
 	);
+
+	it("keeps a saved workflow's tool description: manual as written, automatic as the operation's", async () => {
+		const row = rows.reviewScraper['respondJob.get'];
+		for (const [descriptionType, expected] of [
+			['manual', 'Reads a respond job, as this workflow says.'],
+			['auto', defaultToolDescription('reviewScraper', 'respondJob.get')],
+		]) {
+			// As n8n's own Tool Description selector saved them before these tools had their own field.
+			const saved = {
+				...toolParameters(row),
+				descriptionType,
+				toolDescription: 'Reads a respond job, as this workflow says.',
+			};
+			if (descriptionType === 'auto') delete (saved as IDataObject).toolDescription;
+			const { id, path } = await agentWorkflow(
+				`saved ${descriptionType} description, agent ${agentVersion}`,
+				agentVersion,
+				toolNode('reviewScraper', 'respondJob.get', saved),
+			);
+			try {
+				const caseId = `${agentVersion}-saved-${descriptionType}`.replace(/\./g, '');
+				const items = await row.items(simulator, caseId);
+				await callTool(path, caseId, argumentsOf(items[1]));
+				expect(model.toolsOffered(caseId)[0].description).toBe(expected);
+			} finally {
+				await client.deactivate(id);
+			}
+		}
+	});
 
 	it.each(waitingOperations())(
 		'%s with Wait for Completion: the delivered results, or a refusal before sending',
@@ -402,7 +419,7 @@ describe('each action node as a tool of the MCP Server Trigger', () => {
 				`mcp ${label}`,
 			);
 			try {
-				const { items } = await arrangePaced(row, tag, true);
+				const { items } = await arrange(simulator, row, tag, true);
 				const refused = await server.call(server.tool, argumentsOf(items[0]));
 				expect(refused.isError).toBe(true);
 				const words = refused.content?.map((part) => part.text).join('') ?? '';
