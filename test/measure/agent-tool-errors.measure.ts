@@ -1,0 +1,127 @@
+/**
+ * What n8n's own HTTP Request node, used as a tool, hands the model when the service refuses, beside
+ * this package's Review Scraper tool on the same refusal (Respond Job → Get of a job the service
+ * does not have), under AI Agent 2.2 and 3.1. Run once, not part of `npm test`:
+ *
+ *   npm run build && npx jest --selectProjects measure --runInBand --testTimeout=900000 agent-tool-errors
+ *
+ * Results go to test-artifacts/agent-tool-errors.json.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { Simulator } from '../../simulator/server';
+import type { N8nClient, WorkflowNode } from '../e2e/harness/client';
+import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
+import { startScriptedModel, type ScriptedModel } from '../e2e/harness/scriptedModel';
+import { connect } from '../e2e/harness/state';
+import { webhookNode } from '../e2e/harness/workflows';
+
+let client: N8nClient;
+let simulator: Simulator;
+let model: ScriptedModel;
+let credentials: Record<string, { id: string; name: string }>;
+let openAi: { id: string; name: string };
+
+beforeAll(async () => {
+	({ client } = connect());
+	simulator = await startSimulator();
+	model = await startScriptedModel();
+	credentials = await createSimulatorCredentials(client, simulator, 'tool errors');
+	openAi = await client.createCredential('Scripted model (tool errors)', 'openAiApi', {
+		apiKey: 'scripted',
+		url: model.url,
+		header: false,
+	});
+});
+afterAll(async () => {
+	await simulator?.stop();
+	await model?.stop();
+});
+
+const UNKNOWN_JOB = 999999;
+
+const tools = (): Record<string, WorkflowNode> => ({
+	'n8n HTTP Request (as a tool)': {
+		id: randomUUID(),
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequestTool',
+		typeVersion: 4.2,
+		position: [440, 200],
+		parameters: {
+			toolDescription: 'Reads one respond job',
+			url: `${simulator.urls.baseUrl}/api/v2/responds/jobs/${UNKNOWN_JOB}`,
+			sendHeaders: true,
+			headerParameters: {
+				parameters: [{ name: 'spiderman-token', value: simulator.config.token }],
+			},
+			options: {},
+		},
+	},
+	'Review Scraper (as a tool)': {
+		id: randomUUID(),
+		name: 'Respond Job',
+		type: 'n8n-nodes-review-scraping.reviewScraperTool',
+		typeVersion: 1,
+		position: [440, 200],
+		parameters: { resource: 'respondJob', operation: 'get', jobId: UNKNOWN_JOB },
+		credentials: { reviewScraperApi: credentials.reviewScraperApi },
+	},
+});
+
+it('records what the model receives of a refusal, per tool and agent version', async () => {
+	const received: Record<string, string> = {};
+	for (const agentVersion of [2.2, 3.1]) {
+		for (const [label, tool] of Object.entries(tools())) {
+			const caseId = `${label}-${agentVersion}`.replace(/\W+/g, '-');
+			const path_ = `tool-errors-${randomUUID()}`;
+			const webhook = webhookNode(path_);
+			const agent: WorkflowNode = {
+				id: randomUUID(),
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: agentVersion,
+				position: [220, 0],
+				parameters: { promptType: 'define', text: '={{ $json.body.prompt }}', options: {} },
+			};
+			const chatModel: WorkflowNode = {
+				id: randomUUID(),
+				name: 'Scripted Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.2,
+				position: [220, 200],
+				parameters: { model: { __rl: true, mode: 'id', value: 'scripted' }, options: {} },
+				credentials: { openAiApi: openAi },
+			};
+			const { id } = await client.createWorkflow({
+				name: caseId,
+				nodes: [webhook, agent, chatModel, tool],
+				connections: {
+					[webhook.name]: { main: [[{ node: agent.name, type: 'main', index: 0 }]] },
+					[chatModel.name]: {
+						ai_languageModel: [[{ node: agent.name, type: 'ai_languageModel', index: 0 }]],
+					},
+					[tool.name]: { ai_tool: [[{ node: agent.name, type: 'ai_tool', index: 0 }]] },
+				},
+			});
+			await client.activate(id);
+			try {
+				model.plan(caseId, {});
+				const res = await client.callWebhook(path_, { prompt: model.prompt(caseId) }, 60_000);
+				await res.text();
+				received[`${label}, AI Agent ${agentVersion}`] =
+					model.toolAnswers(caseId)[0] ?? `(no tool answer; HTTP ${res.status})`;
+			} finally {
+				await client.deactivate(id);
+			}
+		}
+	}
+	const dir = path.join(process.cwd(), 'test-artifacts');
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(path.join(dir, 'agent-tool-errors.json'), JSON.stringify(received, null, 2));
+	console.log(JSON.stringify(received, null, 2));
+	for (const version of [2.2, 3.1]) {
+		expect(received[`Review Scraper (as a tool), AI Agent ${version}`]).toContain("doesn't exist");
+	}
+});
