@@ -11,7 +11,8 @@ import {
 } from './harness/fixtures';
 import { startScriptedModel, type ScriptedModel } from './harness/scriptedModel';
 import { connect } from './harness/state';
-import { webhookNode } from './harness/workflows';
+import { activateAgentWithTool, scriptedModelCredential, toolConnection } from './harness/agents';
+import { packageNode } from './harness/workflows';
 import {
 	actionNodes,
 	arrange,
@@ -43,24 +44,12 @@ beforeAll(async () => {
 	simulator = await startSimulator();
 	model = await startScriptedModel();
 	credentials = await createSimulatorCredentials(client, simulator, 'agent tools');
-	openAi = await client.createCredential('Scripted model (agent tools)', 'openAiApi', {
-		apiKey: 'scripted',
-		url: model.url,
-		// n8n 1.x's public API asks for the custom header's fields unless it is said to be off.
-		header: false,
-	});
+	openAi = await scriptedModelCredential(client, model, 'agent tools');
 });
 afterAll(async () => {
 	await simulator?.stop();
 	await model?.stop();
 });
-
-const credentialOf: Record<string, string> = {
-	reviewScraper: 'reviewScraperApi',
-	ecommerceSearch: 'scrapingApi',
-	socialScraper: 'scrapingApi',
-	scrapingScheduler: 'scrapingApi',
-};
 
 /**
  * A row's parameters as a tool's: each `$json.x` becomes `$fromAI('x')`, the model's argument.
@@ -82,53 +71,16 @@ export function toolParameters(row: Row): IDataObject {
 const argumentsOf = (item: IDataObject) =>
 	Object.fromEntries(Object.entries(item).map(([key, value]) => [key, String(value)]));
 
-async function agentWorkflow(name: string, agentVersion: number, tool: WorkflowNode) {
-	const path = `agent-${randomUUID()}`;
-	const webhook = webhookNode(path);
-	const agent: WorkflowNode = {
-		id: randomUUID(),
-		name: 'AI Agent',
-		type: '@n8n/n8n-nodes-langchain.agent',
-		typeVersion: agentVersion,
-		position: [220, 0],
-		parameters: { promptType: 'define', text: '={{ $json.body.prompt }}', options: {} },
-	};
-	const chatModel: WorkflowNode = {
-		id: randomUUID(),
-		name: 'Scripted Model',
-		type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-		typeVersion: 1.2,
-		position: [220, 200],
-		parameters: { model: { __rl: true, mode: 'id', value: 'scripted' }, options: {} },
-		credentials: { openAiApi: openAi },
-	};
-	const { id } = await client.createWorkflow({
-		name,
-		nodes: [webhook, agent, chatModel, tool],
-		connections: {
-			[webhook.name]: { main: [[{ node: agent.name, type: 'main', index: 0 }]] },
-			[chatModel.name]: {
-				ai_languageModel: [[{ node: agent.name, type: 'ai_languageModel', index: 0 }]],
-			},
-			[tool.name]: { ai_tool: [[{ node: agent.name, type: 'ai_tool', index: 0 }]] },
-		},
-	});
-	await client.activate(id);
-	return { id, path };
-}
-
+/** The node's tool variant for an operation, with the node's own credential. */
 function toolNode(node: string, operation: string, parameters: IDataObject): WorkflowNode {
 	const [resource, op] = operation.split('.');
-	const credential = credentialOf[node];
-	return {
-		id: randomUUID(),
-		name: 'Service Tool',
-		type: `n8n-nodes-review-scraping.${node}Tool`,
-		typeVersion: 1,
-		position: [440, 200],
-		parameters: { resource, operation: op, ...parameters },
-		credentials: { [credential]: credentials[credential] },
-	};
+	const credential = builtNodeDescriptions().find((d) => d.name === node)!.credentials![0].name;
+	return packageNode(
+		`${node}Tool`,
+		'Service Tool',
+		{ resource, operation: op, ...parameters },
+		{ [credential]: credentials[credential] },
+	);
 }
 
 interface Call {
@@ -205,11 +157,12 @@ describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agen
 		'%s: a result, a refusal by the service and a refused argument reach the model',
 		async (label, { node, operation, row }) => {
 			const tag = `${agentVersion}-${label.replace(/\W+/g, '-')}`;
-			const { id, path } = await agentWorkflow(
-				`tool ${label} agent ${agentVersion}`,
+			const { id, path } = await activateAgentWithTool(client, {
+				name: `tool ${label} agent ${agentVersion}`,
 				agentVersion,
-				toolNode(node, operation, toolParameters(row)),
-			);
+				tool: toolNode(node, operation, toolParameters(row)),
+				openAi,
+			});
 			try {
 				const { items } = await arrange(simulator, row, `${tag}-r`.replace(/\./g, ''), true);
 				const refused = await callTool(path, `${tag}-refused`, argumentsOf(items[0]));
@@ -255,11 +208,12 @@ describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agen
 				toolDescription: 'Reads a respond job, as this workflow says.',
 			};
 			if (descriptionType === 'auto') delete (saved as IDataObject).toolDescription;
-			const { id, path } = await agentWorkflow(
-				`saved ${descriptionType} description, agent ${agentVersion}`,
+			const { id, path } = await activateAgentWithTool(client, {
+				name: `saved ${descriptionType} description, agent ${agentVersion}`,
 				agentVersion,
-				toolNode('reviewScraper', 'respondJob.get', saved),
-			);
+				tool: toolNode('reviewScraper', 'respondJob.get', saved),
+				openAi,
+			});
 			try {
 				const caseId = `${agentVersion}-saved-${descriptionType}`.replace(/\./g, '');
 				const items = await row.items(simulator, caseId);
@@ -277,11 +231,12 @@ describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agen
 			const [node, operation] = label.split(' ');
 			const row = rows[node][operation];
 			const tag = `${agentVersion}-wait-${label.replace(/\W+/g, '-')}`;
-			const { id, path } = await agentWorkflow(
-				`tool ${label} waiting, agent ${agentVersion}`,
+			const { id, path } = await activateAgentWithTool(client, {
+				name: `tool ${label} waiting, agent ${agentVersion}`,
 				agentVersion,
-				toolNode(node, operation, { ...toolParameters(row), waitForCompletion: true }),
-			);
+				tool: toolNode(node, operation, { ...toolParameters(row), waitForCompletion: true }),
+				openAi,
+			});
 			try {
 				const items = await row.items(simulator, tag.replace(/\./g, ''));
 				const call = await callTool(path, tag, argumentsOf(items[1]));
@@ -401,7 +356,7 @@ describe('each action node as a tool of the MCP Server Trigger', () => {
 			name,
 			nodes: [trigger, tool],
 			connections: {
-				[tool.name]: { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] },
+				...toolConnection(tool, trigger),
 			},
 		});
 		await client.activate(id);

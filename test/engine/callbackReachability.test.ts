@@ -45,6 +45,14 @@ describe.each(takingCallbacks)(
 	({ node, operation, parameter, type, waits, row }) => {
 		const [resource, operationName] = operation.split('.');
 
+		/** The operation's node: the matrix row's parameters and `parameters` over them. */
+		const operationNode = (parameters: IDataObject, settings: IDataObject = {}) => ({
+			type: `n8n-nodes-review-scraping.${node}`,
+			typeVersion: newestVersion(type),
+			parameters: { ...row.parameters, resource, operation: operationName, ...parameters },
+			...settings,
+		});
+
 		/** Items 0 and 1 of the matrix row, item 0 with a local callback, item 1 with a public one. */
 		async function run(settings: IDataObject = {}, options: INodeParameters = {}) {
 			const [first, second] = await row.items(context.sim, `reach${Object.keys(settings).length}`);
@@ -54,18 +62,13 @@ describe.each(takingCallbacks)(
 			];
 			const result = await runNode(
 				context.sim,
-				{
-					type: `n8n-nodes-review-scraping.${node}`,
-					typeVersion: newestVersion(type),
-					parameters: {
-						...row.parameters,
-						resource,
-						operation: operationName,
+				operationNode(
+					{
 						[parameter]: '={{ $json.callbackForTest }}',
 						...(Object.keys(options).length > 0 ? { options } : {}),
 					},
-					...settings,
-				},
+					settings,
+				),
 				items,
 				onPublicHost(),
 			);
@@ -108,16 +111,7 @@ describe.each(takingCallbacks)(
 				const [first] = await row.items(context.sim, 'reachWait');
 				const result = await runNode(
 					context.sim,
-					{
-						type: `n8n-nodes-review-scraping.${node}`,
-						typeVersion: newestVersion(type),
-						parameters: {
-							...row.parameters,
-							resource,
-							operation: operationName,
-							waitForCompletion: true,
-						},
-					},
+					operationNode({ waitForCompletion: true }),
 					[first],
 					onPublicHost(),
 				);

@@ -16,7 +16,7 @@ import type { N8nClient, WorkflowNode } from '../e2e/harness/client';
 import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
 import { startScriptedModel, type ScriptedModel } from '../e2e/harness/scriptedModel';
 import { connect } from '../e2e/harness/state';
-import { webhookNode } from '../e2e/harness/workflows';
+import { activateAgentWithTool, scriptedModelCredential } from '../e2e/harness/agents';
 
 let client: N8nClient;
 let simulator: Simulator;
@@ -29,11 +29,7 @@ beforeAll(async () => {
 	simulator = await startSimulator();
 	model = await startScriptedModel();
 	credentials = await createSimulatorCredentials(client, simulator, 'tool errors');
-	openAi = await client.createCredential('Scripted model (tool errors)', 'openAiApi', {
-		apiKey: 'scripted',
-		url: model.url,
-		header: false,
-	});
+	openAi = await scriptedModelCredential(client, model, 'tool errors');
 });
 afterAll(async () => {
 	await simulator?.stop();
@@ -75,40 +71,15 @@ it('records what the model receives of a refusal, per tool and agent version', a
 	for (const agentVersion of [2.2, 3.1]) {
 		for (const [label, tool] of Object.entries(tools())) {
 			const caseId = `${label}-${agentVersion}`.replace(/\W+/g, '-');
-			const path_ = `tool-errors-${randomUUID()}`;
-			const webhook = webhookNode(path_);
-			const agent: WorkflowNode = {
-				id: randomUUID(),
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: agentVersion,
-				position: [220, 0],
-				parameters: { promptType: 'define', text: '={{ $json.body.prompt }}', options: {} },
-			};
-			const chatModel: WorkflowNode = {
-				id: randomUUID(),
-				name: 'Scripted Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.2,
-				position: [220, 200],
-				parameters: { model: { __rl: true, mode: 'id', value: 'scripted' }, options: {} },
-				credentials: { openAiApi: openAi },
-			};
-			const { id } = await client.createWorkflow({
+			const { id, path: webhookPath } = await activateAgentWithTool(client, {
 				name: caseId,
-				nodes: [webhook, agent, chatModel, tool],
-				connections: {
-					[webhook.name]: { main: [[{ node: agent.name, type: 'main', index: 0 }]] },
-					[chatModel.name]: {
-						ai_languageModel: [[{ node: agent.name, type: 'ai_languageModel', index: 0 }]],
-					},
-					[tool.name]: { ai_tool: [[{ node: agent.name, type: 'ai_tool', index: 0 }]] },
-				},
+				agentVersion,
+				tool,
+				openAi,
 			});
-			await client.activate(id);
 			try {
 				model.plan(caseId, {});
-				const res = await client.callWebhook(path_, { prompt: model.prompt(caseId) }, 60_000);
+				const res = await client.callWebhook(webhookPath, { prompt: model.prompt(caseId) }, 60_000);
 				await res.text();
 				received[`${label}, AI Agent ${agentVersion}`] =
 					model.toolAnswers(caseId)[0] ?? `(no tool answer; HTTP ${res.status})`;
