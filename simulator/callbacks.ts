@@ -18,6 +18,9 @@ export type PayloadKind =
 	| 'review-index';
 
 export interface DeliveryAttempt {
+	/** When the POST was sent (after any pacing). */
+	sentAt: string;
+	/** When it was answered, or failed. */
 	at: string;
 	status: number | null;
 	error: string | null;
@@ -44,6 +47,8 @@ export interface DeliveryRecord {
 export interface RetrySettings {
 	retry: CallbackRetryOptions;
 	timeScale: number;
+	/** Attempts started per second at most; null: no pacing. */
+	callbackRate: number | null;
 }
 
 const isFinished = (record: DeliveryRecord) =>
@@ -72,6 +77,7 @@ export class CallbackDeliverer {
 	private nextSeq = 1;
 	private readonly inFlight = new Set<AbortController>();
 	private readonly waiters = new Map<() => void, (error: Error) => void>();
+	private nextSlotAt = 0;
 	private readonly agent = new Agent({
 		connect: { timeout: 5_000, lookup: cachingLookup() },
 		keepAliveTimeout: 1_000,
@@ -116,9 +122,12 @@ export class CallbackDeliverer {
 			if (signal.aborted) break;
 			record.attempts = attempt;
 			record.nextAttemptAt = null;
+			await this.paced(signal);
+			if (signal.aborted) break;
+			const sentAt = new Date().toISOString();
 			const { status, error } = await this.post(record.url, body, signal);
 			if (signal.aborted) break;
-			record.attemptLog.push({ at: new Date().toISOString(), status, error });
+			record.attemptLog.push({ sentAt, at: new Date().toISOString(), status, error });
 			record.finalStatus = status;
 			record.error = error;
 			if (status !== null && status >= 200 && status < 300) {
@@ -138,6 +147,15 @@ export class CallbackDeliverer {
 			await sleep(Math.max(0, dueAt - Date.now()), signal);
 		}
 		record.state = 'cancelled';
+	}
+
+	/** Waits for this attempt's slot when `callbackRate` paces deliveries (slots are handed out in call order). */
+	private async paced(signal: AbortSignal): Promise<void> {
+		const rate = this.settings().callbackRate;
+		if (!rate) return;
+		const slot = Math.max(Date.now(), this.nextSlotAt);
+		this.nextSlotAt = slot + 1000 / rate;
+		await sleep(slot - Date.now(), signal);
 	}
 
 	private async post(
@@ -208,6 +226,7 @@ export class CallbackDeliverer {
 	clear(): void {
 		this.cancelAll();
 		this.records = [];
+		this.nextSlotAt = 0;
 	}
 
 	async close(): Promise<void> {

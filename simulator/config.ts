@@ -31,6 +31,13 @@ export interface SimConfig {
 	token: string;
 	apiKey: string;
 	completionDelayMs: number;
+	/** Jobs do not complete on their own: `releaseHeldJobs` completes every one held so far. */
+	holdCompletion: boolean;
+	/**
+	 * Callback attempts started per second at most, over all deliveries; null starts each at once
+	 * (as fast as the receiver answers).
+	 */
+	callbackRate: number | null;
 	/** Real milliseconds per simulated millisecond of the service's hour-long delays (1 = real time). */
 	timeScale: number;
 	callbackRetry: CallbackRetryOptions;
@@ -64,6 +71,8 @@ export const DEFAULT_CONFIG: SimConfig = {
 	token: 'sim-token',
 	apiKey: 'sim-key',
 	completionDelayMs: 50,
+	holdCompletion: false,
+	callbackRate: null,
 	timeScale: 1,
 	callbackRetry: {
 		policy: 'service',

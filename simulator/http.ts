@@ -49,6 +49,11 @@ export interface SimRuntime {
 	readonly urls: SimulatorUrls;
 	/** Runs `fn` after `ms` unless the simulator is reset or stopped first. */
 	later(ms: number, fn: () => void): void;
+	/**
+	 * Runs a job's completion `fn` after `completionDelayMs`, or, with `holdCompletion`, when the
+	 * held jobs are released (so a test can complete many waiting jobs at one moment).
+	 */
+	completeLater(fn: () => void): void;
 	deliver(url: string, payload: unknown, kind: PayloadKind, ref: string | number | null): void;
 	/** Performs an API call in-process, logged like an HTTP one (used by fired schedules). */
 	call(call: ApiCall): Promise<RouteResult>;

@@ -16,7 +16,7 @@ export function runLifecycle<M, R>(
 		request.status = 'in_progress';
 		request.updated_at = new Date();
 	});
-	rt.later(delay, () => {
+	rt.completeLater(() => {
 		if (request.status !== 'created' && request.status !== 'in_progress') return;
 		request.status = 'completed';
 		request.credits_used = request.final_credits;

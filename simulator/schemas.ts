@@ -699,6 +699,8 @@ export const ConfigPatch = z
 		token: z.string().min(1).optional(),
 		apiKey: z.string().min(1).optional(),
 		completionDelayMs: count.optional(),
+		holdCompletion: z.boolean().optional(),
+		callbackRate: z.number().positive().max(100_000).nullable().optional(),
 		timeScale: z.number().positive().max(1000).optional(),
 		callbackRetry: z
 			.object({

@@ -125,6 +125,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 	/** Apart from `timers` so a reset does not strand a request held by a `slow` fault. */
 	private readonly faultTimers = new TimerGroup();
 	private readonly callbacks: CallbackDeliverer;
+	private heldCompletions: Array<() => void> = [];
 	private readonly rateLimiter = new RateLimiter(() => this.config.rateLimit);
 	private server: Server | undefined;
 	private currentUrls: SimulatorUrls | undefined;
@@ -137,6 +138,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 		this.callbacks = new CallbackDeliverer(() => ({
 			retry: this.config.callbackRetry,
 			timeScale: this.config.timeScale,
+			callbackRate: this.config.callbackRate,
 		}));
 	}
 
@@ -194,6 +196,11 @@ export class Simulator implements SimRuntime, ControlTarget {
 		this.timers.later(ms, fn);
 	}
 
+	completeLater(fn: () => void): void {
+		if (this.config.holdCompletion) this.heldCompletions.push(fn);
+		else this.timers.later(this.config.completionDelayMs, fn);
+	}
+
 	deliver(url: string, payload: unknown, kind: PayloadKind, ref: string | number | null): void {
 		this.callbacks.deliver(url, payload, kind, ref);
 	}
@@ -218,11 +225,19 @@ export class Simulator implements SimRuntime, ControlTarget {
 
 	reset(): void {
 		this.timers.clear();
+		this.heldCompletions = [];
 		this.callbacks.clear();
 		this.faultStore.clear();
 		this.rateLimiter.clear();
 		this.config = this.initialConfig;
 		this.state = new SimState(this.config.respondJobCount);
+	}
+
+	/** Completes every job held by `holdCompletion`, in the order they were created. */
+	releaseHeldJobs(): number {
+		const held = this.heldCompletions.splice(0);
+		for (const complete of held) complete();
+		return held.length;
 	}
 
 	requests(): RequestLogEntry[] {

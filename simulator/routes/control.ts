@@ -36,6 +36,7 @@ export interface ControlTarget {
 	seedVideoRequest(seed?: VideoSeedBody): RequestStatusRecordBody;
 	resyncReviewJob(jobId: number, addReviews?: number): ReviewJobCallbackBody;
 	counts(): Counts;
+	releaseHeldJobs(): number;
 	submissions(): Record<string, number>;
 }
 
@@ -64,6 +65,11 @@ export const controlRoutes: ControlRoute[] = [
 			sim.reset();
 			return ok();
 		},
+	},
+	{
+		method: 'POST',
+		path: '/jobs/release',
+		handler: (sim) => json(200, { released: sim.releaseHeldJobs() }),
 	},
 	{ method: 'GET', path: '/requests', handler: (sim) => json(200, sim.requests()) },
 	{

@@ -35,7 +35,7 @@ function search(ctx: RouteContext) {
 		created_at: new Date(),
 		callbackPayload,
 	});
-	rt.later(rt.config.completionDelayMs, () =>
+	rt.completeLater(() =>
 		rt.deliver(request.callback, callbackPayload, 'ecommerce-search', requestId),
 	);
 	if (rt.config.ecommerceResponse === 'ack') {

@@ -111,7 +111,7 @@ export function createReviewJob(
 		resyncs: 0,
 	};
 	rt.state.reviewJobs.set(job.job_id, job);
-	rt.later(rt.config.completionDelayMs, () => {
+	rt.completeLater(() => {
 		const invalid = [params.url, params.query].some((text) => text?.includes(INVALID_URL_MARKER));
 		job.reviews = invalid
 			? []

@@ -32,7 +32,7 @@ function createJob(endpoint: 'profiles' | 'reviews') {
 			created_at: new Date(),
 			callback,
 		});
-		rt.later(rt.config.completionDelayMs, () => {
+		rt.completeLater(() => {
 			if (!callback) return;
 			const results = generateReviewIndexResults(endpoint, JSON.stringify(metadata));
 			const payload: ReviewIndexCallbackBody = {

@@ -64,6 +64,23 @@ describe('callback delivery', () => {
 		expect(delivery.error).toBe('ECONNREFUSED');
 	});
 
+	it('holds jobs until released, then delivers them all, paced to callbackRate', async () => {
+		const target = await receiver(() => 200);
+		sim.configure({ holdCompletion: true, callbackRate: 20 });
+		for (let i = 0; i < 4; i++) await scrape(target.url);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(sim.deliveries()).toHaveLength(0);
+
+		const released = await http('POST', `${sim.urls.controlUrl}/jobs/release`);
+		expect(released.body).toEqual({ released: 4 });
+		const deliveries = await sim.waitForDeliveries(4, 3000);
+		expect(deliveries.map((d) => d.state)).toEqual(Array(4).fill('delivered'));
+		const sent = deliveries.map((d) => Date.parse(d.attemptLog[0].sentAt)).sort((a, b) => a - b);
+		// 20 per second: one every 50 ms (timers may fire a millisecond early).
+		for (let i = 1; i < sent.length; i++) expect(sent[i] - sent[i - 1]).toBeGreaterThanOrEqual(45);
+		expect(sim.releaseHeldJobs()).toBe(0);
+	});
+
 	it('waitForDeliveries rejects when too few deliveries end in time', async () => {
 		await expect(sim.waitForDeliveries(1, 50)).rejects.toThrow(/timed out after 50 ms/);
 	});
