@@ -30,6 +30,7 @@ import { memory } from './workloads/memory';
 import { perItemOverhead, perItemPaired } from './workloads/per-item';
 import { returnAll, returnAllPaired } from './workloads/return-all';
 import { serviceLimit } from './workloads/service-limit';
+import { waitingAtScale } from './workloads/waiting';
 
 const BENCHES: Array<{
 	id: string;
@@ -52,6 +53,8 @@ const BENCHES: Array<{
 	// These two restart n8n for every measurement.
 	{ id: 'large-delivery', run: largeDelivery },
 	{ id: 'memory', run: memory },
+	// Starts a queue-mode cluster of its own besides the regular n8n.
+	{ id: 'waiting', run: waitingAtScale },
 ];
 
 function parseArgs(argv: string[]) {

@@ -30,6 +30,8 @@ export const BENCH_N8N_ENV: Record<string, string> = {
 };
 
 export interface BenchEnvironment {
+	/** The packed package installed in this n8n (for a bench that starts n8n processes of its own). */
+	tarball: string;
 	client: N8nClient;
 	instance: N8nInstance;
 	simulator: Simulator;
@@ -60,7 +62,7 @@ export const UNLIMITED = { review: null, apiKey: null };
  */
 export const UNPACED_REQUESTS_PER_SECOND = 0;
 
-async function createCredentials(
+export async function createCredentials(
 	client: N8nClient,
 	simulator: Simulator,
 	label: string,
@@ -143,6 +145,7 @@ export async function startEnvironment(
 	const limitedCredentials = await createCredentials(client, simulator, 'bench, paced', {});
 
 	const environment: BenchEnvironment = {
+		tarball,
 		client,
 		instance,
 		simulator,

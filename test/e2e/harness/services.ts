@@ -113,7 +113,7 @@ export interface PostgresService extends Service {
 	database: string;
 }
 
-function postgresBinDir(): string {
+export function postgresBinDir(): string {
 	const root = '/usr/lib/postgresql';
 	const versions = existsSync(root)
 		? readdirSync(root)
