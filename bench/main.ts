@@ -6,7 +6,9 @@
  * `--baseline=<git rev>` builds the package at that revision in a temporary folder, installs it
  * in a second n8n and runs the benches that have a paired form on both builds side by side.
  * Writes bench/results/latest.{json,md} and <mode>.{json,md} (diagnostic.{json,md} for a run
- * with --only, --n8n-env or --baseline) and prints the table.
+ * with --only, --n8n-env or --baseline) and prints the table. `--only=a,b --update` puts the
+ * named benches' new results into <mode>.{json,md} in place of their old ones, the others kept
+ * (the header says which were measured when).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +33,7 @@ import { perItemOverhead, perItemPaired } from './workloads/per-item';
 import { returnAll, returnAllPaired } from './workloads/return-all';
 import { serviceLimit } from './workloads/service-limit';
 import { waitingAtScale } from './workloads/waiting';
+import { patterns } from './workloads/patterns';
 
 const BENCHES: Array<{
 	id: string;
@@ -55,6 +58,7 @@ const BENCHES: Array<{
 	{ id: 'memory', run: memory },
 	// Starts a queue-mode cluster of its own besides the regular n8n.
 	{ id: 'waiting', run: waitingAtScale },
+	{ id: 'patterns', run: patterns },
 ];
 
 function parseArgs(argv: string[]) {
@@ -88,7 +92,11 @@ function parseArgs(argv: string[]) {
 			);
 		}
 	}
-	return { quick, cpuProf, only, n8nEnv, baseline };
+	const update = argv.includes('--update');
+	if (update && (!only || baseline !== undefined || Object.keys(n8nEnv).length || cpuProf)) {
+		throw new Error('--update needs --only, and neither --n8n-env, --cpu-prof nor --baseline');
+	}
+	return { quick, cpuProf, only, n8nEnv, baseline, update };
 }
 
 async function main() {
@@ -161,6 +169,7 @@ async function main() {
 		...Object.entries(args.n8nEnv).map(([name, value]) => `--n8n-env=${name}=${value}`),
 		...(args.cpuProf ? ['--cpu-prof'] : []),
 		...(args.baseline ? [`--baseline=${args.baseline}`] : []),
+		...(args.update ? ['--update'] : []),
 	];
 	const command = args.quick ? 'npm run bench:quick' : 'npm run bench';
 	const table = await writeResults(
@@ -190,7 +199,7 @@ async function main() {
 			results,
 			failures,
 		},
-		extraArgs.length > 0,
+		args.update ? 'update' : extraArgs.length > 0 ? 'diagnostic' : 'whole',
 	);
 	process.stdout.write(`\n${table}\n`);
 	log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import * as prettier from 'prettier';
@@ -23,6 +23,8 @@ export interface Report {
 	};
 	results: BenchResult[];
 	failures: Array<{ id: string; error: string }>;
+	/** Benches measured again later by `--only=… --update`, their results replacing the older ones. */
+	updates?: Array<{ ids: string[]; command: string; startedAt: string; durationSeconds: number }>;
 }
 
 const escape = (text: string) => text.replace(/\|/g, '\\|');
@@ -45,6 +47,10 @@ export function markdown(report: Report): string {
 						'built in a temporary folder with the same node_modules and installed in a second n8n beside the first; both n8n ran throughout.',
 				]
 			: []),
+		...(report.updates ?? []).map(
+			(update) =>
+				`\nMeasured later, replacing the first run's figures: ${update.ids.map((id) => `\`${id}\``).join(', ')} by \`${update.command}\` (${update.startedAt.slice(0, 16).replace('T', ' ')} UTC, ${update.durationSeconds} s).`,
+		),
 		'',
 		'| Benchmark | Measure | A | B | Ratio | Goal | Met |',
 		'|---|---|---|---|---|---|---|',
@@ -85,15 +91,53 @@ async function formatted(text: string, file: string): Promise<string> {
 	return await prettier.format(text, { ...options, filepath: file });
 }
 
+/** The whole run's report with the benches of `update` measured again (in the same order). */
+function merged(whole: Report, update: Report): Report {
+	const ids = new Set([...update.results.map((r) => r.id), ...update.failures.map((f) => f.id)]);
+	const results = whole.results.filter((r) => !ids.has(r.id));
+	for (const result of update.results) {
+		const at = whole.results.findIndex((r) => r.id === result.id);
+		results.splice(at < 0 ? results.length : Math.min(at, results.length), 0, result);
+	}
+	return {
+		...whole,
+		results,
+		failures: [...whole.failures.filter((f) => !ids.has(f.id)), ...update.failures],
+		updates: [
+			...(whole.updates ?? [])
+				.map((u) => ({ ...u, ids: u.ids.filter((id) => !ids.has(id)) }))
+				.filter((u) => u.ids.length),
+			{
+				ids: [...ids],
+				command: update.command,
+				startedAt: update.startedAt,
+				durationSeconds: update.durationSeconds,
+			},
+		],
+	};
+}
+
 /**
- * Writes latest.{json,md} and <mode>.{json,md}, or only diagnostic.{json,md} for a run of a subset
- * or with changed n8n settings (it must not replace the figures of a whole run); returns the Markdown.
+ * Writes latest.{json,md} and <mode>.{json,md} for a whole run; only diagnostic.{json,md} for a
+ * run of a subset or with changed n8n settings (it must not replace the figures of a whole run);
+ * for `update`, <mode>.{json,md} with the subset's results in place of the whole run's. Returns
+ * the Markdown of what was run.
  */
-export async function writeResults(report: Report, diagnostic: boolean): Promise<string> {
+export async function writeResults(
+	run: Report,
+	kind: 'whole' | 'diagnostic' | 'update',
+): Promise<string> {
 	mkdirSync(resultsDir, { recursive: true });
+	const modeJson = path.join(resultsDir, `${run.mode}.json`);
+	if (kind === 'update' && !existsSync(modeJson)) {
+		throw new Error(`--update needs a whole run's ${modeJson} to update`);
+	}
+	const report =
+		kind === 'update' ? merged(JSON.parse(readFileSync(modeJson, 'utf8')) as Report, run) : run;
 	const md = await formatted(markdown(report), path.join(resultsDir, 'latest.md'));
 	const json = await formatted(JSON.stringify(report), path.join(resultsDir, 'latest.json'));
-	for (const name of diagnostic ? ['diagnostic'] : ['latest', report.mode]) {
+	const names = { whole: ['latest', run.mode], diagnostic: ['diagnostic'], update: [run.mode] };
+	for (const name of names[kind]) {
 		writeFileSync(path.join(resultsDir, `${name}.json`), json);
 		writeFileSync(path.join(resultsDir, `${name}.md`), md);
 	}

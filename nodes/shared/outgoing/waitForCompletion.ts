@@ -25,6 +25,26 @@ export function isWaitingRequested(this: IExecuteFunctions, itemIndex: number): 
 	return this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
 }
 
+/** From this many waits of one node in one execution on, the run says there is a faster way. */
+export const WAITS_IN_TURN_HINT_FROM = 5;
+export const MANY_PROFILES_GUIDE =
+	'https://github.com/n8n-nodes-review-scraping/n8n-nodes-review-scraping/blob/main/docs/many-profiles.md';
+
+/**
+ * In a loop the node waits once per item, one job after another: measured, 20 profiles take 20
+ * job durations this way and about one through Add Many and the Scraping Callback Trigger.
+ */
+function hintWaitsInTurn(this: IExecuteFunctions, itemIndex: number): void {
+	const waits = Number(this.getWorkflowDataProxy(itemIndex).$runIndex) + 1;
+	if (waits < WAITS_IN_TURN_HINT_FROM) return;
+	// Older n8n versions have no execution hints for community nodes.
+	this.addExecutionHints?.({
+		message: `This node has waited ${waits} times in this execution, one job after another. For many profiles, Add Many with a Scraping Callback Trigger gets every result in about one job's time: ${MANY_PROFILES_GUIDE}`,
+		type: 'info',
+		location: 'outputPane',
+	});
+}
+
 /**
  * The address the service is to call back: this execution's resume URL. One execution can be
  * resumed once, by one callback: waiting on several items would need several callbacks, so it is
@@ -43,6 +63,7 @@ export function claimResumeUrl(this: IExecuteFunctions, itemIndex: number): stri
 			},
 		);
 	}
+	hintWaitsInTurn.call(this, itemIndex);
 	// Community nodes get $execution.resumeUrl, not getSignedResumeUrl(), which n8n accepts only for
 	// its own send-and-wait nodes.
 	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex));
