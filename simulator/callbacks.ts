@@ -49,6 +49,8 @@ export interface RetrySettings {
 	timeScale: number;
 	/** Attempts started per second at most; null: no pacing. */
 	callbackRate: number | null;
+	/** Attempts awaiting their answer at one time at most; null: no bound. */
+	callbackConcurrency: number | null;
 }
 
 const isFinished = (record: DeliveryRecord) =>
@@ -78,6 +80,8 @@ export class CallbackDeliverer {
 	private readonly inFlight = new Set<AbortController>();
 	private readonly waiters = new Map<() => void, (error: Error) => void>();
 	private nextSlotAt = 0;
+	private attemptsInFlight = 0;
+	private readonly waitingForTurn: Array<() => void> = [];
 	private readonly agent = new Agent({
 		connect: { timeout: 5_000, lookup: cachingLookup() },
 		keepAliveTimeout: 1_000,
@@ -123,9 +127,15 @@ export class CallbackDeliverer {
 			record.attempts = attempt;
 			record.nextAttemptAt = null;
 			await this.paced(signal);
-			if (signal.aborted) break;
+			await this.turn(signal);
+			if (signal.aborted) {
+				this.endTurn();
+				break;
+			}
 			const sentAt = new Date().toISOString();
-			const { status, error } = await this.post(record.url, body, signal);
+			const { status, error } = await this.post(record.url, body, signal).finally(() =>
+				this.endTurn(),
+			);
 			if (signal.aborted) break;
 			record.attemptLog.push({ sentAt, at: new Date().toISOString(), status, error });
 			record.finalStatus = status;
@@ -156,6 +166,36 @@ export class CallbackDeliverer {
 		const slot = Math.max(Date.now(), this.nextSlotAt);
 		this.nextSlotAt = slot + 1000 / rate;
 		await sleep(slot - Date.now(), signal);
+	}
+
+	/** Waits until fewer than `callbackConcurrency` attempts await their answer (first come, first served). */
+	private async turn(signal: AbortSignal): Promise<void> {
+		const limit = this.settings().callbackConcurrency;
+		if (!limit || this.attemptsInFlight < limit) {
+			this.attemptsInFlight++;
+			return;
+		}
+		await new Promise<void>((resolve) => {
+			const wake = () => {
+				signal.removeEventListener('abort', abandon);
+				resolve();
+			};
+			const abandon = () => {
+				const at = this.waitingForTurn.indexOf(wake);
+				if (at >= 0) this.waitingForTurn.splice(at, 1);
+				this.attemptsInFlight++;
+				resolve();
+			};
+			this.waitingForTurn.push(wake);
+			signal.addEventListener('abort', abandon, { once: true });
+		});
+	}
+
+	/** Hands the ended attempt's place to the next one waiting for it. */
+	private endTurn(): void {
+		const next = this.waitingForTurn.shift();
+		if (next) next();
+		else this.attemptsInFlight--;
 	}
 
 	private async post(

@@ -38,6 +38,8 @@ export interface SimConfig {
 	 * (as fast as the receiver answers).
 	 */
 	callbackRate: number | null;
+	/** Callback attempts awaiting an answer at one time at most; null: no bound. */
+	callbackConcurrency: number | null;
 	/** Real milliseconds per simulated millisecond of the service's hour-long delays (1 = real time). */
 	timeScale: number;
 	callbackRetry: CallbackRetryOptions;
@@ -73,6 +75,7 @@ export const DEFAULT_CONFIG: SimConfig = {
 	completionDelayMs: 50,
 	holdCompletion: false,
 	callbackRate: null,
+	callbackConcurrency: null,
 	timeScale: 1,
 	callbackRetry: {
 		policy: 'service',

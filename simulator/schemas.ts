@@ -701,6 +701,7 @@ export const ConfigPatch = z
 		completionDelayMs: count.optional(),
 		holdCompletion: z.boolean().optional(),
 		callbackRate: z.number().positive().max(100_000).nullable().optional(),
+		callbackConcurrency: int.min(1).nullable().optional(),
 		timeScale: z.number().positive().max(1000).optional(),
 		callbackRetry: z
 			.object({

@@ -139,6 +139,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 			retry: this.config.callbackRetry,
 			timeScale: this.config.timeScale,
 			callbackRate: this.config.callbackRate,
+			callbackConcurrency: this.config.callbackConcurrency,
 		}));
 	}
 

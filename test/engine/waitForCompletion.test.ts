@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { MANY_PROFILES_GUIDE } from '../../nodes/shared/outgoing/waitForCompletion';
 import { ResumeRefusedError } from './harness';
 import { runNode, startReceiver, useSimulator } from './fixtures';
 
@@ -180,9 +181,9 @@ describe('Wait for Completion (Profile → Add)', () => {
 		const run = await runNode(context.sim, addAndWait, [{}, {}]);
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toBe('Wait for Completion works with one input item, got 2');
-		expect(String((run.error as unknown as IDataObject).description)).toContain(
-			'Scraping Callback Trigger',
-		);
+		const description = String((run.error as unknown as IDataObject).description);
+		expect(description).toContain('Scraping Callback Trigger');
+		expect(description).toContain(MANY_PROFILES_GUIDE);
 		expect(context.sim.requests()).toHaveLength(0);
 	});
 });

@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { backoffDelay } from '../../simulator/callbacks';
 import type { Simulator } from '../../simulator/server';
 import { closedPort, http, keyAuth, type Receiver, startReceiver, startSimulator } from './helpers';
@@ -79,6 +82,37 @@ describe('callback delivery', () => {
 		// 20 per second: one every 50 ms (timers may fire a millisecond early).
 		for (let i = 1; i < sent.length; i++) expect(sent[i] - sent[i - 1]).toBeGreaterThanOrEqual(45);
 		expect(sim.releaseHeldJobs()).toBe(0);
+	});
+
+	it('keeps at most callbackConcurrency attempts awaiting an answer', async () => {
+		let open = 0;
+		let peak = 0;
+		let answered = 0;
+		const server = createServer((req, res) => {
+			open++;
+			peak = Math.max(peak, open);
+			req.resume();
+			req.on('end', () =>
+				setTimeout(() => {
+					open--;
+					answered++;
+					res.writeHead(200).end('{}');
+				}, 40),
+			);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		try {
+			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+			sim.configure({ holdCompletion: true, callbackConcurrency: 2 });
+			for (let i = 0; i < 6; i++) await scrape(url);
+			expect(sim.releaseHeldJobs()).toBe(6);
+			const deliveries = await sim.waitForDeliveries(6, 3000);
+			expect(deliveries.every((d) => d.state === 'delivered')).toBe(true);
+			expect(answered).toBe(6);
+			expect(peak).toBe(2);
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
 	});
 
 	it('waitForDeliveries rejects when too few deliveries end in time', async () => {
