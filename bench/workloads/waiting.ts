@@ -267,24 +267,23 @@ async function runOnce(
 		const answer = first.status === null ? (first.error ?? 'no answer') : `HTTP ${first.status}`;
 		firstAnswers[answer] = (firstAnswers[answer] ?? 0) + 1;
 	}
-	const stoppedAt = new Map(ended.map((e) => [e.id, e.stoppedAt]));
+	// n8n sets stoppedAt when an execution goes to wait too: only a success has ended its resume.
+	const resumed = ended.filter((e) => e.status === 'success');
+	const stoppedAt = new Map(resumed.map((e) => [e.id, e.stoppedAt]));
+	const firstSent = Math.min(...deliveries.map((d) => Date.parse(d.attemptLog[0].sentAt)));
 	const latencies: number[] = [];
-	let firstSent = Number.POSITIVE_INFINITY;
 	for (const delivery of deliveries) {
-		const first = delivery.attemptLog[0];
 		const id = executionIdOf(delivery);
 		const stopped = id === undefined ? null : stoppedAt.get(id);
-		if (!first || !stopped) continue;
-		firstSent = Math.min(firstSent, Date.parse(first.sentAt));
-		latencies.push(stopped - Date.parse(first.sentAt));
+		if (stopped) latencies.push(stopped - Date.parse(delivery.attemptLog[0].sentAt));
 	}
 	latencies.sort((a, b) => a - b);
-	const succeeded = ended.filter((e) => e.status === 'success').length;
-	const lastStopped = Math.max(...ended.map((e) => e.stoppedAt ?? 0));
+	const succeeded = resumed.length;
+	const lastStopped = succeeded ? Math.max(...resumed.map((e) => e.stoppedAt ?? 0)) : Number.NaN;
 	return {
 		executions,
 		allDoneMs: lastStopped - released,
-		resumesPerSecond: succeeded / ((lastStopped - firstSent) / 1000),
+		resumesPerSecond: succeeded ? succeeded / ((lastStopped - firstSent) / 1000) : 0,
 		latencyMs: {
 			p50: percentile(latencies, 50),
 			p95: percentile(latencies, 95),
