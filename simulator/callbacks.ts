@@ -171,7 +171,8 @@ export class CallbackDeliverer {
 	/** Waits until fewer than `callbackConcurrency` attempts await their answer (first come, first served). */
 	private async turn(signal: AbortSignal): Promise<void> {
 		const limit = this.settings().callbackConcurrency;
-		if (!limit || this.attemptsInFlight < limit) {
+		// An aborted delivery takes its place at once, to hand it back in the caller's endTurn.
+		if (!limit || this.attemptsInFlight < limit || signal.aborted) {
 			this.attemptsInFlight++;
 			return;
 		}
