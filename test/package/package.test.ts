@@ -24,7 +24,10 @@ describe('package.json as n8n reads it', () => {
 		expect(pkg.keywords).toContain('n8n-community-node-package');
 		expect(pkg.license).toBe('MIT');
 		expect(pkg.author.name).toBeTruthy();
-		expect(pkg.author.email).toMatch(/@/);
+		// No invented address: the author and bug tracker are the repository's.
+		expect(pkg.author.url).toMatch(/^https:\/\/github\.com\//);
+		expect(pkg.bugs.url).toMatch(/^https:\/\/github\.com\/.*\/issues$/);
+		expect(pkg.allowScripts).toBeUndefined();
 		expect(pkg.homepage).toMatch(/^https:\/\//);
 		expect(pkg.description.length).toBeGreaterThan(20);
 		expect(pkg.version).toMatch(/^\d+\.\d+\.\d+$/);
