@@ -9,11 +9,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as product from './actions/product';
-import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/incoming/resume';
+import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/waiting/resume';
 import { scrapingApiTest } from '../shared/outgoing/credentialTest';
 import { route, type OperationTable } from '../shared/outgoing/router';
 
-const operations: OperationTable = { product: { search: product.search } };
+const operations: OperationTable = { product: product.operations };
 
 export class EcommerceSearch implements INodeType {
 	description: INodeTypeDescription = {

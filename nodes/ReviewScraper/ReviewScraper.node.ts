@@ -11,13 +11,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as listingAudit from './actions/listingAudit';
 import * as profile from './actions/profile';
 import * as respondJob from './actions/respondJob';
-import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/incoming/resume';
+import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/waiting/resume';
 import { route, type OperationTable } from '../shared/outgoing/router';
 
 const operations: OperationTable = {
-	profile: { add: profile.add, addMany: profile.addMany },
-	respondJob: { get: respondJob.get, getAll: respondJob.getAll },
-	listingAudit: { get: listingAudit.get },
+	profile: profile.operations,
+	respondJob: respondJob.operations,
+	listingAudit: listingAudit.operations,
 };
 
 export class ReviewScraper implements INodeType {

@@ -11,14 +11,7 @@ import { searchSchedules } from './methods/listSearch';
 import { scrapingApiTest } from '../shared/outgoing/credentialTest';
 import { route, type OperationTable } from '../shared/outgoing/router';
 
-const operations: OperationTable = {
-	schedule: {
-		create: schedule.create,
-		get: schedule.get,
-		getAll: schedule.getAll,
-		deleteSchedule: schedule.deleteSchedule,
-	},
-};
+const operations: OperationTable = { schedule: schedule.operations };
 
 export class ScrapingScheduler implements INodeType {
 	description: INodeTypeDescription = {

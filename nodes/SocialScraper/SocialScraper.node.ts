@@ -11,18 +11,14 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as photoPost from './actions/photoPost';
 import * as socialPost from './actions/socialPost';
 import * as videoRequest from './actions/videoRequest';
-import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/incoming/resume';
+import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/waiting/resume';
 import { scrapingApiTest } from '../shared/outgoing/credentialTest';
 import { route, type OperationTable } from '../shared/outgoing/router';
 
 const operations: OperationTable = {
-	photoPost: {
-		search: photoPost.search,
-		getResults: photoPost.getResults,
-		getStatus: photoPost.getStatus,
-	},
-	socialPost: { scrape: socialPost.scrape, getResults: socialPost.getResults },
-	videoRequest: { getStatus: videoRequest.getStatus },
+	photoPost: photoPost.operations,
+	socialPost: socialPost.operations,
+	videoRequest: videoRequest.operations,
 };
 
 export class SocialScraper implements INodeType {

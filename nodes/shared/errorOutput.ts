@@ -7,7 +7,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { hasContextCustomData } from './executionCustomData';
+/** n8n 2.x keeps `details`; its contexts, unlike 1.x's, have custom data of their own. */
+function keepsErrorDetails(context: object): boolean {
+	try {
+		return typeof (context as { customData?: { set?: unknown } }).customData?.set === 'function';
+	} catch {
+		// n8n 2.x throws when the context has no execution behind it.
+		return false;
+	}
+}
 
 /** Whether the node's "On Error" setting is "Continue (using error output)". */
 export function usesErrorOutput(node: INode): boolean {
@@ -29,7 +37,7 @@ export function errorOutputJson(
 	details: IDataObject,
 ): IDataObject {
 	const json: IDataObject = { error, message: message || error };
-	if (hasContextCustomData(context)) json.details = details;
+	if (keepsErrorDetails(context)) json.details = details;
 	return json;
 }
 

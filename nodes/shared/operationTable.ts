@@ -5,11 +5,3 @@ export type OperationsOf<Operation extends { description: INodeProperties[] }> =
 	string,
 	Record<string, Operation>
 >;
-
-export function lookUpOperation<Operation extends { description: INodeProperties[] }>(
-	operations: OperationsOf<Operation>,
-	resource: string,
-	operation: string,
-): Operation | undefined {
-	return operations[resource]?.[operation];
-}

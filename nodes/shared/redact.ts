@@ -1,13 +1,14 @@
-import { RESUME_TOKEN_PARAMETER } from './awaitedJob';
+/** Where a trigger's shared secret travels in its callback address. */
+export const SECRET_QUERY_PARAMETER = 'secret';
+
+/** Where a waiting node's own token travels in its callback address (n8n 1.x, no signature). */
+export const RESUME_TOKEN_PARAMETER = 'resume_token';
 
 /**
  * Query parameters that carry a secret in a callback address: the trigger's shared secret, the
  * signature of n8n's resume URL and the node's own resume token where n8n has no signature (whoever
  * holds either can resume the waiting execution).
  */
-/** Where a trigger's shared secret travels in its callback address. */
-export const SECRET_QUERY_PARAMETER = 'secret';
-
 const SECRET_QUERY_PARAMETERS = [SECRET_QUERY_PARAMETER, 'signature', RESUME_TOKEN_PARAMETER];
 export const CALLBACK_KEYS: ReadonlySet<string> = new Set([
 	'callback',

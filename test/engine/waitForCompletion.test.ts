@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MANY_PROFILES_GUIDE } from '../../nodes/shared/outgoing/waitForCompletion';
+import { MANY_PROFILES_GUIDE } from '../../nodes/shared/waiting/wait';
 import { ResumeRefusedError } from './harness';
 import { runNode, startReceiver, useSimulator } from './fixtures';
 

@@ -29,10 +29,7 @@ describe('docs/many-profiles.md', () => {
 	});
 
 	it('is where the node and the README send users', () => {
-		const source = readFileSync(
-			`${__dirname}/../../nodes/shared/outgoing/waitForCompletion.ts`,
-			'utf8',
-		);
+		const source = readFileSync(`${__dirname}/../../nodes/shared/waiting/wait.ts`, 'utf8');
 		expect(source).toContain('/blob/main/docs/many-profiles.md');
 		expect(readFileSync(`${__dirname}/../../README.md`, 'utf8')).toContain(
 			'(docs/many-profiles.md)',

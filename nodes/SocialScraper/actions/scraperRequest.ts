@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, type ApiName } from '../../shared/outgoing/transport';
+import { send, type ApiName } from '../../shared/outgoing/transport';
 
 export async function scraperGet(
 	this: IExecuteFunctions,
@@ -9,7 +9,7 @@ export async function scraperGet(
 	itemIndex: number,
 	qs?: IDataObject,
 ): Promise<IDataObject> {
-	return asRecord(await apiRequest.call(this, { api, method: 'GET', path, qs, itemIndex }));
+	return asRecord(await send.call(this, { api, method: 'GET', path, qs, itemIndex }));
 }
 
 /** A scraper answers with a record; an empty body reads as an empty one. */

@@ -8,9 +8,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem, failedItemJson } from '../errorOutput';
 import { refuseUnreachableCallbacks } from './callbackReachability';
-import { notSentAgain, retryMemory } from './retryMemory';
 import {
-	apiRequest,
+	notSentAgain,
+	retryMemory,
+	send,
 	markPossiblyCarriedOut,
 	mayHaveBeenCarriedOut,
 	toNodeError,
@@ -151,7 +152,7 @@ export async function runBatches(
 		const firstItem = units[0].itemIndex;
 		let answers: IDataObject[];
 		try {
-			const answer = await apiRequest.call(this, {
+			const answer = await send.call(this, {
 				...batch.request(units.map(({ body }) => body)),
 				itemIndex: firstItem,
 			});

@@ -1,18 +1,21 @@
 /**
- * The router of every action node: the per-item loop, Continue On Fail, paired items, and Wait for
- * Completion applied from each operation's declaration.
+ * The router of every action node: the per-item loop, Continue On Fail and paired items. Wait for
+ * Completion is not its business: an operation that waits declares it on its own `prepare`
+ * (waiting/wait.ts), and the router sends what that gives.
  *
  * Which requests go through the router. Every request an action node makes for its input is
  * prepared by its operation (`prepare`, or `batch.prepare` for an operation whose requests carry
  * many items, Add Many; read, check, build; nothing sent) and sent here or by batches.ts; that
  * gives every item the same checks before anything is sent, errors that name the item, Retry On
- * Fail's memory and item links. Only these call the transport themselves, and nothing else may:
+ * Fail's memory and item links. Every request goes through the transport's `send`; only these
+ * call it themselves, and nothing else may:
  * - requests that follow from an item's answer, made in that item's `toOutput`: the further pages
  *   of Return All, and Photo Post results after their status;
  * - requests for no input item: a trigger's activation hooks and the editor's list search.
  *
  * n8n's Retry On Fail runs `execute()` again on the same input: a submission the service
- * acknowledged in an earlier try is answered from retryMemory.ts, never sent again.
+ * acknowledged in an earlier try is answered from the retry memory (transport/retryMemory.ts),
+ * never sent again.
  */
 import type {
 	IDataObject,
@@ -23,20 +26,11 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../errorOutput';
-import { lookUpOperation, type OperationsOf } from '../operationTable';
-import { throwResumedFailure } from '../resumedFailure';
-import type { Waiting } from '../waiting/record';
+import type { OperationsOf } from '../operationTable';
 import { runBatches, type BatchOperation } from './batches';
-import { refuseUnreachableCallbacks } from './callbackReachability';
-import { notSentAgain, retryMemory, type RetryMemory } from './retryMemory';
-import { answerFailure, refuseWaitingForSuppliedTool } from './toolAnswer';
-import { apiRequest, mayHaveBeenCarriedOut, toNodeError, type ServiceRequest } from './transport';
-import {
-	awaitCompletion,
-	claimResumeUrl,
-	isWaitingRequested,
-	readTimeLimitMinutes,
-} from './waitForCompletion';
+import { refuseUnreachableCallbacks, type CallbackSource } from './callbackReachability';
+import { answerFailure } from './toolAnswer';
+import { retryMemory, send, toNodeError, type ServiceRequest } from './transport';
 
 export type ItemOutput = IDataObject | IDataObject[];
 
@@ -48,20 +42,17 @@ export interface PreparedItem {
 	 * operation types the answer it expects of its endpoint.
 	 */
 	toOutput?(answer: unknown): ItemOutput | Promise<ItemOutput>;
+	/** Where the request's callback came from, for the refusal of one the service cannot reach. */
+	callbackSource?: CallbackSource;
 }
 
 /** An operation on one input item at a time. */
 export interface ItemOperation {
 	description: INodeProperties[];
-	/**
-	 * Reads and checks one item and builds its request; sends nothing. `resumeUrl` is given when
-	 * the operation declares `waiting` and the item is to wait: it goes where the callback goes.
-	 */
-	prepare(this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem;
+	/** Reads and checks one item and builds its request; sends nothing. */
+	prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem;
 	/** Items one after the other, for an operation whose item already sends in parallel. */
 	oneAtATime?: boolean;
-	/** What the operation waits on with Wait for Completion on. */
-	waiting?: Waiting;
 }
 
 export type { BatchOperation };
@@ -83,7 +74,7 @@ export async function route(
 ): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = lookUpOperation(operations, resource, operationName);
+	const operation = operations[resource]?.[operationName];
 	try {
 		if (!operation) {
 			throw new NodeOperationError(
@@ -104,77 +95,15 @@ interface ItemFailure {
 }
 
 /**
- * The item's request, and with Wait for Completion on, its wait declared by the operation; refused
- * when its results could not come back (callbackReachability.ts).
- */
-async function prepareItem(
-	this: IExecuteFunctions,
-	operation: ItemOperation,
-	itemIndex: number,
-): Promise<PreparedItem> {
-	const { waiting } = operation;
-	if (!waiting || !isWaitingRequested.call(this, itemIndex)) {
-		const prepared = operation.prepare.call(this, itemIndex);
-		await refuseUnreachableCallbacks.call(this, prepared.request, itemIndex);
-		return prepared;
-	}
-	refuseWaitingForSuppliedTool.call(this, itemIndex);
-	const timeLimit = readTimeLimitMinutes.call(this, itemIndex);
-	const resumeUrl = claimResumeUrl.call(this, itemIndex);
-	const { request } = operation.prepare.call(this, itemIndex, resumeUrl);
-	await refuseUnreachableCallbacks.call(this, request, itemIndex, { resumeUrl });
-	return {
-		request,
-		toOutput: async (answer) =>
-			await awaitCompletion.call(this, itemIndex, waiting, timeLimit, answer),
-	};
-}
-
-/** The item's answer: sent, or the one an earlier try of n8n's Retry On Fail got (retryMemory.ts). */
-async function answerOf(
-	this: IExecuteFunctions,
-	request: ServiceRequest,
-	itemIndex: number,
-	memory: RetryMemory | undefined,
-): Promise<unknown> {
-	const earlier = memory?.recall(itemIndex, request);
-	if (earlier?.landed === true) return earlier.answer;
-	if (earlier) throw notSentAgain(earlier.error);
-	try {
-		const answer = await apiRequest.call(this, { ...request, itemIndex });
-		memory?.landed(itemIndex, request, answer);
-		return answer;
-	} catch (error) {
-		const itemError = toNodeError(this.getNode(), error, itemIndex);
-		if (mayHaveBeenCarriedOut(error)) memory?.mayHaveLanded(itemIndex, request, itemError);
-		throw itemError;
-	}
-}
-
-async function sendPrepared(
-	this: IExecuteFunctions,
-	{ request, toOutput }: PreparedItem,
-	itemIndex: number,
-	memory: RetryMemory | undefined,
-): Promise<INodeExecutionData[]> {
-	const answer = await answerOf.call(this, request, itemIndex, memory);
-	const output: ItemOutput = toOutput ? await toOutput(answer) : (answer as ItemOutput);
-	return (Array.isArray(output) ? output : [output]).map((json) => ({
-		json,
-		pairedItem: { item: itemIndex },
-	}));
-}
-
-/**
- * Two phases: every item is prepared (no HTTP), then the prepared requests are sent through a
- * pool. A bad item ends the preparing, so nothing after it is ever sent; the items before it are
- * sent, as a one-by-one loop would have sent them. Output keeps the input order.
+ * Two phases: every item is prepared (no HTTP) and its callback checked, then the prepared
+ * requests are sent through a pool. A bad item ends the preparing, so nothing after it is ever
+ * sent; the items before it are sent, as a one-by-one loop would have sent them. Output keeps the
+ * input order.
  */
 export async function runOperation(
 	this: IExecuteFunctions,
 	operation: Operation,
 ): Promise<INodeExecutionData[][]> {
-	throwResumedFailure.call(this);
 	const items = this.getInputData();
 	if ('batch' in operation) return [await runBatches.call(this, operation, items)];
 
@@ -193,7 +122,14 @@ export async function runOperation(
 	let badItem: ItemFailure | undefined;
 	for (let itemIndex = 0; itemIndex < items.length && !badItem; itemIndex++) {
 		try {
-			toSend.push({ itemIndex, prepared: await prepareItem.call(this, operation, itemIndex) });
+			const prepared = operation.prepare.call(this, itemIndex);
+			await refuseUnreachableCallbacks.call(
+				this,
+				prepared.request,
+				itemIndex,
+				prepared.callbackSource,
+			);
+			toSend.push({ itemIndex, prepared });
 		} catch (error) {
 			badItem = fail(itemIndex, error);
 		}
@@ -207,7 +143,12 @@ export async function runOperation(
 		while (next < toSend.length && failures.length === 0) {
 			const { itemIndex, prepared } = toSend[next++];
 			try {
-				outputs[itemIndex] = await sendPrepared.call(this, prepared, itemIndex, memory);
+				const answer = await send.call(this, { ...prepared.request, itemIndex }, memory);
+				const output = prepared.toOutput ? await prepared.toOutput(answer) : answer;
+				outputs[itemIndex] = (Array.isArray(output) ? output : [output]).map((json) => ({
+					json: json as IDataObject,
+					pairedItem: { item: itemIndex },
+				}));
 			} catch (error) {
 				const failure = fail(itemIndex, error);
 				if (failure) failures.push(failure);
@@ -222,7 +163,6 @@ export async function runOperation(
 	if (failure) throw withItemsAlreadySent(failure, outputs);
 	return [outputs.flat()];
 }
-
 /** Running the workflow again would send the items that went through a second time: say which. */
 function withItemsAlreadySent({ itemIndex, error }: ItemFailure, outputs: INodeExecutionData[][]) {
 	const wentThrough = outputs.flatMap((done, index) => (done && index > itemIndex ? [index] : []));

@@ -63,25 +63,6 @@ function adviceFor(error: Error): string {
 	return 'The service refused these arguments: correct them before calling again; the same call will be refused again.';
 }
 
-/**
- * Wait for Completion puts the execution to wait, which only a node the engine runs can do: a tool
- * supplied to an AgentExecutor or the MCP Server Trigger would answer at once while its execution
- * went to wait, and the callback would resume a finished conversation. Refused before sending.
- */
-export function refuseWaitingForSuppliedTool(this: IExecuteFunctions, itemIndex: number): void {
-	const caller = toolCaller(this);
-	if (caller === 'workflow' || caller === 'engine') return;
-	const where =
-		caller === 'supplied'
-			? 'called through the MCP Server Trigger'
-			: 'a tool of AI Agent 1.x or 2.x';
-	throw new NodeOperationError(this.getNode(), `Wait for Completion cannot wait as ${where}`, {
-		itemIndex,
-		description:
-			'Nothing was sent. The tool would answer before the results came back. Turn Wait for Completion off (the tool then returns the job ID), or use AI Agent 3 or newer, which runs tools as nodes that can wait.',
-	});
-}
-
 /** The error's message, what failed, and what the model may do. */
 export function toolRefusalWords(error: Error): string {
 	const description =

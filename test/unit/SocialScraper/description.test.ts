@@ -6,7 +6,11 @@ import * as videoRequest from '../../../nodes/SocialScraper/actions/videoRequest
 import { SocialScraper } from '../../../nodes/SocialScraper/SocialScraper.node';
 
 const { description } = new SocialScraper();
-const modules: Record<string, Record<string, unknown>> = { photoPost, socialPost, videoRequest };
+const modules: Record<string, { operations: Record<string, unknown> }> = {
+	photoPost,
+	socialPost,
+	videoRequest,
+};
 
 describe('Social Scraper description', () => {
 	it('is an AI-usable node on the Scraping API credential', () => {
@@ -30,7 +34,7 @@ describe('Social Scraper description', () => {
 		});
 		for (const [resource, operations] of Object.entries(offered)) {
 			for (const operation of operations) {
-				expect(modules[resource][operation]).toHaveProperty('prepare');
+				expect(modules[resource].operations[operation]).toHaveProperty('prepare');
 			}
 		}
 	});

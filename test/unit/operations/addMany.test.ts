@@ -35,7 +35,7 @@ async function addMany(
 			},
 		},
 	} as unknown as IExecuteFunctions;
-	const [output] = await runOperation.call(context, profile.addMany);
+	const [output] = await runOperation.call(context, profile.operations.addMany);
 	return { sent, output };
 }
 

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodePropertyOptions } from 'n8n-workflow';
 
 import * as product from '../../../nodes/EcommerceSearch/actions/product';
 import * as listingAudit from '../../../nodes/ReviewScraper/actions/listingAudit';
@@ -12,6 +12,7 @@ import * as videoRequest from '../../../nodes/SocialScraper/actions/videoRequest
 import type { ItemOperation } from '../../../nodes/shared/outgoing/router';
 import { FieldReader } from '../../../nodes/shared/outgoing/validation';
 import { testNode } from '../helpers';
+import { packageNodes } from '../nodeClasses';
 
 /**
  * Each operation's request for a few parameter sets, built by `prepare()` alone: no engine, no
@@ -24,6 +25,9 @@ function prepared(
 	resumeUrl?: string,
 	node: INode = testNode,
 ) {
+	// Waiting as a user turns it on: the operation's own wrapper claims n8n's resume URL.
+	const given: IDataObject = resumeUrl ? { ...parameters, waitForCompletion: true } : parameters;
+	const customData = new Map<string, string>();
 	const context = {
 		getNode: () => node,
 		getInputData: () => [{ json: {} }],
@@ -33,18 +37,25 @@ function prepared(
 			fallback?: unknown,
 			options?: { extractValue?: boolean },
 		) => {
-			const value = parameters[name];
+			const value = given[name];
 			if (value === undefined) return fallback;
 			if (options?.extractValue && typeof value === 'object' && value && 'value' in value) {
 				return (value as IDataObject).value;
 			}
 			return value;
 		},
+		// n8n's resume URL; the node adds its ID as the path suffix.
+		evaluateExpression: () => resumeUrl?.replace(`/${node.id}?`, '?'),
+		getWorkflowDataProxy: () => ({ $runIndex: 0 }),
+		customData: {
+			set: (key: string, value: string) => customData.set(key, value),
+			get: (key: string) => customData.get(key),
+		},
 	} as unknown as IExecuteFunctions;
-	return operation.prepare.call(context, 0, resumeUrl).request;
+	return operation.prepare.call(context, 0).request;
 }
 
-const RESUME = 'https://n8n.example.com/webhook-waiting/7/node-1?signature=abc';
+const RESUME = `https://n8n.example.com/webhook-waiting/7/${testNode.id}?signature=abc`;
 const CALLBACK = 'https://n8n.example.com/webhook/results';
 
 type Row = [string, ItemOperation, IDataObject, string | undefined, IDataObject];
@@ -52,7 +63,7 @@ type Row = [string, ItemOperation, IDataObject, string | undefined, IDataObject]
 const rows: Row[] = [
 	[
 		'Review Scraper, Profile → Add',
-		profile.add,
+		profile.operations.add,
 		{
 			url: 'https://reviews.example.com/biz/1',
 			callback: CALLBACK,
@@ -68,7 +79,7 @@ const rows: Row[] = [
 	],
 	[
 		'Review Scraper, Profile → Add, waiting: the resume address replaces the callback',
-		profile.add,
+		profile.operations.add,
 		{ placeId: 'ChIJ-1', callback: CALLBACK, additionalFields: { externalIdentifier: 'crm-7' } },
 		RESUME,
 		{
@@ -80,7 +91,7 @@ const rows: Row[] = [
 	],
 	[
 		'Review Scraper, Profile → Add, a search query and a date',
-		profile.add,
+		profile.operations.add,
 		{ query: 'Pizza Palace Berlin', additionalFields: { fromDate: '2026-01-31' } },
 		undefined,
 		{
@@ -92,28 +103,28 @@ const rows: Row[] = [
 	],
 	[
 		'Review Scraper, Respond Job → Get',
-		respondJob.get,
+		respondJob.operations.get,
 		{ jobId: ' 10001 ' },
 		undefined,
 		{ api: 'review', method: 'GET', path: '/api/v2/responds/jobs/10001' },
 	],
 	[
 		'Review Scraper, Respond Job → Get Many',
-		respondJob.getAll,
+		respondJob.operations.getAll,
 		{ returnAll: true },
 		undefined,
 		{ api: 'review', method: 'GET', path: '/api/v2/responds/jobs' },
 	],
 	[
 		'Review Scraper, Listing Audit → Get',
-		listingAudit.get,
+		listingAudit.operations.get,
 		{ jobId: 42 },
 		undefined,
 		{ api: 'review', method: 'GET', path: '/api/v2/local_naps/local_nap', qs: { job_id: 42 } },
 	],
 	[
 		'E-Commerce Search, Product → Search by keyword',
-		product.search,
+		product.operations.search,
 		{
 			keyword: 'headphones',
 			sources: ['amazon'],
@@ -137,7 +148,7 @@ const rows: Row[] = [
 	],
 	[
 		'E-Commerce Search, Product → Search by page URL, waiting',
-		product.search,
+		product.operations.search,
 		{ searchUrl: 'https://www.amazon.com/s?k=tv', additionalFields: { page: 2 } },
 		RESUME,
 		{
@@ -149,7 +160,7 @@ const rows: Row[] = [
 	],
 	[
 		'Social Scraper, Photo Post → Search',
-		photoPost.search,
+		photoPost.operations.search,
 		{
 			keyword: '#sunset',
 			callbackUrl: CALLBACK,
@@ -165,7 +176,7 @@ const rows: Row[] = [
 	],
 	[
 		'Social Scraper, Photo Post → Search, waiting',
-		photoPost.search,
+		photoPost.operations.search,
 		{ keyword: '#sunset', callbackUrl: CALLBACK },
 		RESUME,
 		{
@@ -177,21 +188,21 @@ const rows: Row[] = [
 	],
 	[
 		'Social Scraper, Photo Post → Get Results: the status first',
-		photoPost.getResults,
+		photoPost.operations.getResults,
 		{ requestId: 'req 1/a', returnAll: true },
 		undefined,
 		{ api: 'photo', method: 'GET', path: '/v1/requests/req%201%2Fa' },
 	],
 	[
 		'Social Scraper, Photo Post → Get Status',
-		photoPost.getStatus,
+		photoPost.operations.getStatus,
 		{ requestId: 'req-1' },
 		undefined,
 		{ api: 'photo', method: 'GET', path: '/v1/requests/req-1' },
 	],
 	[
 		'Social Scraper, Social Post → Scrape',
-		socialPost.scrape,
+		socialPost.operations.scrape,
 		{
 			url: 'https://social.example.com/a/posts/1',
 			callbackUrl: CALLBACK,
@@ -211,21 +222,21 @@ const rows: Row[] = [
 	],
 	[
 		'Social Scraper, Social Post → Get Results',
-		socialPost.getResults,
+		socialPost.operations.getResults,
 		{ requestId: 'req-2' },
 		undefined,
 		{ api: 'social', method: 'GET', path: '/v1/scrape/req-2' },
 	],
 	[
 		'Social Scraper, Video Request → Get Status',
-		videoRequest.getStatus,
+		videoRequest.operations.getStatus,
 		{ requestId: 'vid-3' },
 		undefined,
 		{ api: 'video', method: 'GET', path: '/v1/requests/vid-3' },
 	],
 	[
 		'Scraping Scheduler, Schedule → Create, review scraper add with fields',
-		schedule.create,
+		schedule.operations.create,
 		{
 			service: 'rsapi',
 			endpoint: 'add',
@@ -259,7 +270,7 @@ const rows: Row[] = [
 	],
 	[
 		'Scraping Scheduler, Schedule → Create, review index with JSON',
-		schedule.create,
+		schedule.operations.create,
 		{
 			service: 'riapi',
 			endpoint: 'reviews',
@@ -282,7 +293,7 @@ const rows: Row[] = [
 	],
 	[
 		'Scraping Scheduler, Schedule → Create, add_bulk',
-		schedule.create,
+		schedule.operations.create,
 		{
 			service: 'rsapi',
 			endpoint: 'add_bulk',
@@ -304,7 +315,7 @@ const rows: Row[] = [
 	],
 	[
 		'Scraping Scheduler 1.1, Schedule → Create, review profile by its fields',
-		schedule.create,
+		schedule.operations.create,
 		{
 			service: 'rsapi',
 			endpoint: 'add',
@@ -334,7 +345,7 @@ const rows: Row[] = [
 	],
 	[
 		'Scraping Scheduler 1.1, Schedule → Create, a list of profiles: the field is the callback of those without one',
-		schedule.create,
+		schedule.operations.create,
 		{
 			service: 'rsapi',
 			endpoint: 'add_bulk',
@@ -361,7 +372,7 @@ const rows: Row[] = [
 	],
 	[
 		'Scraping Scheduler 1.1, Schedule → Create, review index: its parameters and the callback',
-		schedule.create,
+		schedule.operations.create,
 		{
 			service: 'riapi',
 			endpoint: 'profiles',
@@ -385,21 +396,21 @@ const rows: Row[] = [
 	],
 	[
 		'Scraping Scheduler, Schedule → Get, by ID',
-		schedule.get,
+		schedule.operations.get,
 		{ scheduleId: { mode: 'id', value: ' 12 ' } },
 		undefined,
 		{ api: 'scheduling', method: 'GET', path: '/schedules/12' },
 	],
 	[
 		'Scraping Scheduler, Schedule → Get Many',
-		schedule.getAll,
+		schedule.operations.getAll,
 		{ returnAll: false, limit: 3 },
 		undefined,
 		{ api: 'scheduling', method: 'GET', path: '/schedules' },
 	],
 	[
 		'Scraping Scheduler, Schedule → Delete, from the list',
-		schedule.deleteSchedule,
+		schedule.operations.deleteSchedule,
 		{ scheduleId: { mode: 'list', value: '9' } },
 		undefined,
 		{ api: 'scheduling', method: 'DELETE', path: '/schedules/9' },
@@ -414,18 +425,20 @@ describe('prepare(): the request of every operation', () => {
 	it('E-Commerce Search 1.2: the limit from the top-level Return All / Limit', () => {
 		const v12 = { ...testNode, typeVersion: 1.2 };
 		const search = { keyword: 'tv', callbackUrl: CALLBACK, additionalFields: { limit: 3 } };
-		expect(prepared(product.search, { ...search, limit: 7 }, undefined, v12).body).toEqual({
+		expect(
+			prepared(product.operations.search, { ...search, limit: 7 }, undefined, v12).body,
+		).toEqual({
 			callback: CALLBACK,
 			keyword: 'tv',
 			limit: 7,
 		});
 		expect(
-			prepared(product.search, { ...search, returnAll: true }, undefined, v12).body,
+			prepared(product.operations.search, { ...search, returnAll: true }, undefined, v12).body,
 		).not.toHaveProperty('limit');
 	});
 
 	it('has rows for every item operation of every node', () => {
-		const resources = {
+		const resources: Record<string, { operations: Record<string, unknown> }> = {
 			profile,
 			respondJob,
 			listingAudit,
@@ -435,28 +448,55 @@ describe('prepare(): the request of every operation', () => {
 			videoRequest,
 			schedule,
 		};
-		const itemOperations = Object.entries(resources).flatMap(([resource, exports]) =>
-			Object.entries(exports)
+		// What the editor offers, read from the nodes' descriptions: the resources above are all of
+		// them, and each resource's operations are exactly its Operation parameter's options.
+		const offered = packageNodes.flatMap(({ node }) => {
+			const { properties } = node.description;
+			const resource = properties.find(({ name }) => name === 'resource');
+			return (resource?.options ?? []).map((option) => {
+				const value = String((option as INodePropertyOptions).value);
+				const operation = properties.find(
+					({ name, displayOptions }) =>
+						name === 'operation' && displayOptions?.show?.resource?.includes(value),
+				);
+				const names = (operation?.options ?? []).map((option) =>
+					String((option as INodePropertyOptions).value),
+				);
+				return [value, names.sort()] as const;
+			});
+		});
+		expect(Object.fromEntries(offered)).toEqual(
+			Object.fromEntries(
+				Object.entries(resources).map(([name, { operations }]) => [
+					name,
+					Object.keys(operations).sort(),
+				]),
+			),
+		);
+		const itemOperations = Object.entries(resources).flatMap(([resource, { operations }]) =>
+			Object.entries(operations)
 				.filter(([, value]) => typeof value === 'object' && value !== null && 'prepare' in value)
 				.map(([name, value]) => ({ name: `${resource}.${name}`, operation: value })),
 		);
 		const withRows = new Set(rows.map(([, operation]) => operation));
 		// Add Many, the one batch operation, has no prepare(): its requests are checked in addMany.test.ts.
-		expect(itemOperations.map(({ name }) => name)).toHaveLength(15);
+		expect(itemOperations.length).toBeGreaterThan(0);
 		expect(
-			itemOperations.filter(({ operation }) => !withRows.has(operation as ItemOperation)),
+			itemOperations
+				.filter(({ operation }) => !withRows.has(operation as ItemOperation))
+				.map(({ name }) => name),
 		).toEqual([]);
 	});
 
 	it('refuses a bad item before building anything, naming the field', () => {
-		expect(() => prepared(profile.add, { callback: CALLBACK })).toThrow(
+		expect(() => prepared(profile.operations.add, { callback: CALLBACK })).toThrow(
 			'Profile URL, Search Query or Place ID is required',
 		);
 		expect(() =>
-			prepared(product.search, { keyword: 'tv', searchUrl: 'https://x.example/s' }),
+			prepared(product.operations.search, { keyword: 'tv', searchUrl: 'https://x.example/s' }),
 		).toThrow(/Keyword and Search Page URL/);
 		expect(() =>
-			prepared(schedule.create, {
+			prepared(schedule.operations.create, {
 				service: 'rsapi',
 				endpoint: 'add',
 				frequency: 'daily',
@@ -465,7 +505,7 @@ describe('prepare(): the request of every operation', () => {
 			}),
 		).toThrow('Callback URL is required');
 		expect(() =>
-			prepared(schedule.create, {
+			prepared(schedule.operations.create, {
 				service: 'rsapi',
 				endpoint: 'add',
 				frequency: 'daily',
@@ -475,9 +515,9 @@ describe('prepare(): the request of every operation', () => {
 				url: 'https://reviews.example.com/biz/1',
 			}),
 		).toThrow(/Latest Reviews Count/);
-		expect(() => prepared(schedule.get, { scheduleId: { mode: 'id', value: '0' } })).toThrow(
-			/Schedule/,
-		);
+		expect(() =>
+			prepared(schedule.operations.get, { scheduleId: { mode: 'id', value: '0' } }),
+		).toThrow(/Schedule/);
 	});
 });
 

@@ -5,7 +5,7 @@ import {
 	encodeAwaitedJob,
 	resumeCallbackAddress,
 	tokenMatches,
-} from '../../../nodes/shared/awaitedJob';
+} from '../../../nodes/shared/waiting/awaitedJob';
 
 describe('what a waiting execution waits for', () => {
 	it('keys custom data by node ID in the characters n8n allows, at most 50', () => {

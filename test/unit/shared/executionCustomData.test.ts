@@ -5,7 +5,7 @@ import {
 	hasContextCustomData,
 	readExecutionCustomData,
 	requireExecutionCustomData,
-} from '../../../nodes/shared/executionCustomData';
+} from '../../../nodes/shared/waiting/awaitedJob';
 
 const node = { id: 'n1', name: 'Review Scraper' } as INode;
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../nodes/shared/outgoing/transport';
+import { send } from '../../../nodes/shared/outgoing/transport';
 import { pacerFor, RequestPacer } from '../../../nodes/shared/outgoing/transport/pacing';
 import { testNode } from '../helpers';
 
@@ -71,7 +71,7 @@ describe('pacerFor', () => {
 	});
 });
 
-describe('apiRequest pacing', () => {
+describe('send pacing', () => {
 	function context(secret: string, requestsPerSecond: number, answers: number[] = []) {
 		const sentAt: number[] = [];
 		const ctx = {
@@ -94,7 +94,7 @@ describe('apiRequest pacing', () => {
 		return { ctx, sentAt };
 	}
 	const get = (ctx: IExecuteFunctions) =>
-		apiRequest.call(ctx, { api: 'review', method: 'GET', path: '/api/v2/responds/jobs' });
+		send.call(ctx, { api: 'review', method: 'GET', path: '/api/v2/responds/jobs' });
 
 	it('paces two executions that use the same token as one stream', async () => {
 		const first = context('shared-token', 20);

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequest, retryPolicy } from '../../../nodes/shared/outgoing/transport';
+import { send, retryPolicy } from '../../../nodes/shared/outgoing/transport';
 
 // The shipped policy is frozen; this file's copy has short pauses, and one test below narrows its
 // rate-limit budget (`retryPolicy` here is that copy).
@@ -114,7 +114,7 @@ describe('transport retry policy', () => {
 		'%s, %s: %d attempt(s), success %s',
 		async (method, _case, script, attempts, succeeds) => {
 			const { context, sent } = contextAnswering(script);
-			const call = apiRequest.call(context, {
+			const call = send.call(context, {
 				api: 'review',
 				method: method as 'GET',
 				path: '/api/v2/responds/jobs',
@@ -138,7 +138,7 @@ describe('transport retry policy', () => {
 		async (_case, script) => {
 			const { context, sent } = contextAnswering(script);
 			await expect(
-				apiRequest.call(context, { api: 'review', method: 'DELETE', path: '/api/v1/schedules/7' }),
+				send.call(context, { api: 'review', method: 'DELETE', path: '/api/v1/schedules/7' }),
 			).resolves.toEqual({ success: true, results: [] });
 			expect(sent).toHaveLength(2);
 		},
@@ -151,23 +151,23 @@ describe('transport retry policy', () => {
 	])('reports a DELETE 404 %s: the service never acted on it', async (_case, script) => {
 		const { context } = contextAnswering(script);
 		await expect(
-			apiRequest.call(context, { api: 'review', method: 'DELETE', path: '/api/v1/schedules/7' }),
+			send.call(context, { api: 'review', method: 'DELETE', path: '/api/v1/schedules/7' }),
 		).rejects.toThrow(/not found/i);
 	});
 
 	it('waits what Retry-After asks before retrying', async () => {
 		const { context, sent } = contextAnswering([tooMany('1'), ok]);
 		const started = Date.now();
-		await apiRequest.call(context, { api: 'review', method: 'GET', path: '/x' });
+		await send.call(context, { api: 'review', method: 'GET', path: '/x' });
 		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
 		expect(sent).toHaveLength(2);
 	});
 
 	it('does not wait out a Retry-After longer than the rate-limit budget', async () => {
 		const { context, sent } = contextAnswering([tooMany('3600'), ok]);
-		await expect(
-			apiRequest.call(context, { api: 'review', method: 'GET', path: '/x' }),
-		).rejects.toThrow('The Review Scraper API kept refusing requests for rate reasons (HTTP 429)');
+		await expect(send.call(context, { api: 'review', method: 'GET', path: '/x' })).rejects.toThrow(
+			'The Review Scraper API kept refusing requests for rate reasons (HTTP 429)',
+		);
 		expect(sent).toHaveLength(1);
 	});
 
@@ -178,7 +178,7 @@ describe('transport retry policy', () => {
 		try {
 			const { context, sent } = contextAnswering([{ status: 429, body: 'Too Many Requests' }]);
 			const started = Date.now();
-			const error = (await apiRequest
+			const error = (await send
 				.call(context, {
 					api: 'review',
 					method: 'POST',
@@ -206,14 +206,14 @@ describe('transport retry policy', () => {
 		(context as unknown as { getCredentials: () => Promise<object> }).getCredentials =
 			async () => ({ apiToken: 't', baseUrl: 'http://127.0.0.1:9', requestsPerSecond: -1 });
 		await expect(
-			apiRequest.call(context, { api: 'review', method: 'GET', path: '/x', itemIndex: 3 }),
+			send.call(context, { api: 'review', method: 'GET', path: '/x', itemIndex: 3 }),
 		).rejects.toThrow("The credential's Requests per Second is not valid");
 		expect(sent).toHaveLength(0);
 	});
 
 	it('names the endpoint, the HTTP code and the service message, without the token', async () => {
 		const { context } = contextAnswering([serverError(500)]);
-		const error = (await apiRequest
+		const error = (await send
 			.call(context, {
 				api: 'review',
 				method: 'GET',
@@ -231,7 +231,7 @@ describe('transport retry policy', () => {
 
 	it('keeps the auth header out of network errors', async () => {
 		const { context } = contextAnswering([{ networkError: 'ECONNRESET' }]);
-		const error = (await apiRequest
+		const error = (await send
 			.call(context, { api: 'review', method: 'POST', path: '/api/v2/profiles/add' })
 			.catch((e: unknown) => e)) as NodeApiError;
 		expect(error.message).toBe('Could not reach the Review Scraper API');
@@ -242,7 +242,7 @@ describe('transport retry policy', () => {
 
 	it('sends JSON to the credential base URL without a doubled slash', async () => {
 		const { context, sent } = contextAnswering([ok]);
-		await apiRequest.call(context, {
+		await send.call(context, {
 			api: 'review',
 			method: 'POST',
 			path: '/api/v2/profiles/add',
@@ -265,9 +265,9 @@ describe('transport retry policy', () => {
 				apiToken: 't',
 				baseUrl: '',
 			});
-		await expect(
-			apiRequest.call(context, { api: 'review', method: 'GET', path: '/x' }),
-		).rejects.toThrow('The credential has no valid Review Scraper API URL');
+		await expect(send.call(context, { api: 'review', method: 'GET', path: '/x' })).rejects.toThrow(
+			'The credential has no valid Review Scraper API URL',
+		);
 		expect(sent).toHaveLength(0);
 	});
 });

@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as search from './search.operation';
 
-export { search };
+/** This resource's operations, by the value of its Operation parameter. */
+export const operations = { search };
 
 export const description: INodeProperties[] = [
 	{

@@ -5,6 +5,7 @@ import { withoutKeys } from '../../../shared/json';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import { waitsForCompletion } from '../../../shared/waiting/wait';
 import { oneResumedItem, type Waiting } from '../../../shared/waiting/record';
 import { buildFilters } from './filters';
 import { MAX_PER_PAGE, searchProperties } from './searchFields';
@@ -146,34 +147,33 @@ function searchLimit(
 	return parameter('returnAll', false) ? undefined : parameter('limit', 50);
 }
 
-export function prepare(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	resumeUrl?: string,
-): PreparedItem {
-	const parameter = (name: string, fallback: unknown = undefined) =>
-		this.getNodeParameter(name, itemIndex, fallback);
-	const additional = parameter('additionalFields', {}) as IDataObject;
-	const output = parameter('output', 'products') as SearchOutput;
-	const includeSummary = parameter('includeSummary', false) as boolean;
-	return {
-		request: {
-			api: 'ecommerce',
-			method: 'POST',
-			path: '/search',
-			body: buildSearchBody(new FieldReader(this.getNode(), itemIndex), {
-				keyword: parameter('keyword', ''),
-				searchUrl: parameter('searchUrl', ''),
-				sources: parameter('sources', []),
-				otherSources: parameter('otherSources', ''),
-				callbackUrl: resumeUrl ?? parameter('callbackUrl', ''),
-				filters: parameter('filters', {}),
-				page: additional.page,
-				perPage: additional.perPage,
-				limit: searchLimit(this.getNode().typeVersion, parameter, additional),
-			}),
-		},
-		toOutput: (answer: IDataObject | undefined) =>
-			searchOutputItems(answer ?? {}, output, includeSummary),
-	};
-}
+export const prepare = waitsForCompletion(
+	waiting,
+	function (this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem {
+		const parameter = (name: string, fallback: unknown = undefined) =>
+			this.getNodeParameter(name, itemIndex, fallback);
+		const additional = parameter('additionalFields', {}) as IDataObject;
+		const output = parameter('output', 'products') as SearchOutput;
+		const includeSummary = parameter('includeSummary', false) as boolean;
+		return {
+			request: {
+				api: 'ecommerce',
+				method: 'POST',
+				path: '/search',
+				body: buildSearchBody(new FieldReader(this.getNode(), itemIndex), {
+					keyword: parameter('keyword', ''),
+					searchUrl: parameter('searchUrl', ''),
+					sources: parameter('sources', []),
+					otherSources: parameter('otherSources', ''),
+					callbackUrl: resumeUrl ?? parameter('callbackUrl', ''),
+					filters: parameter('filters', {}),
+					page: additional.page,
+					perPage: additional.perPage,
+					limit: searchLimit(this.getNode().typeVersion, parameter, additional),
+				}),
+			},
+			toOutput: (answer: IDataObject | undefined) =>
+				searchOutputItems(answer ?? {}, output, includeSummary),
+		};
+	},
+);

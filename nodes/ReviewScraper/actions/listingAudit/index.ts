@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as get from './get.operation';
 
-export { get };
+/** This resource's operations, by the value of its Operation parameter. */
+export const operations = { get };
 
 export const description: INodeProperties[] = [
 	{

@@ -10,6 +10,7 @@ import { readProfile } from '../../../shared/outgoing/profile';
 import { profileFields } from '../../../shared/outgoing/profileFields';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import { waitsForCompletion } from '../../../shared/waiting/wait';
 import type { Waiting } from '../../../shared/waiting/record';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
@@ -36,19 +37,18 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-export function prepare(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	resumeUrl?: string,
-): PreparedItem {
-	const profile = readProfile.call(this, itemIndex);
-	if (!resumeUrl && !profile.callback) hintNoDestination.call(this, 'add');
-	return {
-		request: {
-			api: 'review',
-			method: 'POST',
-			path: '/api/v2/profiles/add',
-			qs: resumeUrl ? { ...profile, callback: resumeUrl } : profile,
-		},
-	};
-}
+export const prepare = waitsForCompletion(
+	waiting,
+	function (this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem {
+		const profile = readProfile.call(this, itemIndex);
+		if (!resumeUrl && !profile.callback) hintNoDestination.call(this, 'add');
+		return {
+			request: {
+				api: 'review',
+				method: 'POST',
+				path: '/api/v2/profiles/add',
+				qs: resumeUrl ? { ...profile, callback: resumeUrl } : profile,
+			},
+		};
+	},
+);

@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as add from './add.operation';
 import * as addMany from './addMany.operation';
 
-export { add, addMany };
+/** This resource's operations, by the value of its Operation parameter. */
+export const operations = { add, addMany };
 
 export const description: INodeProperties[] = [
 	{

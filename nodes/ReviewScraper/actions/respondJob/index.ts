@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 
-export { get, getAll };
+/** This resource's operations, by the value of its Operation parameter. */
+export const operations = { get, getAll };
 
 export const description: INodeProperties[] = [
 	{

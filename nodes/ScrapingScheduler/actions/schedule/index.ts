@@ -5,7 +5,8 @@ import * as deleteSchedule from './deleteSchedule.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 
-export { create, deleteSchedule, get, getAll };
+/** This resource's operations, by the value of its Operation parameter. */
+export const operations = { create, deleteSchedule, get, getAll };
 
 export const description: INodeProperties[] = [
 	{

@@ -4,7 +4,8 @@ import * as getResults from './getResults.operation';
 import * as getStatus from './getStatus.operation';
 import * as search from './search.operation';
 
-export { getResults, getStatus, search };
+/** This resource's operations, by the value of its Operation parameter. */
+export const operations = { getResults, getStatus, search };
 
 export const description: INodeProperties[] = [
 	{

@@ -6,6 +6,7 @@ import { additionalFields, toolDescriptionField } from '../../../shared/outgoing
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import { waitsForCompletion } from '../../../shared/waiting/wait';
 import {
 	addExternalIdentifier,
 	callbackUrlField,
@@ -45,25 +46,24 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-export function prepare(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	resumeUrl?: string,
-): PreparedItem {
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	return {
-		request: {
-			api: 'photo',
-			method: 'POST',
-			path: '/v1/search',
-			body: buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
-				keyword: this.getNodeParameter('keyword', itemIndex, ''),
-				callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
-				externalIdentifier: additional.externalIdentifier,
-			}),
-		},
-	};
-}
+export const prepare = waitsForCompletion(
+	waiting,
+	function (this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem {
+		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		return {
+			request: {
+				api: 'photo',
+				method: 'POST',
+				path: '/v1/search',
+				body: buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
+					keyword: this.getNodeParameter('keyword', itemIndex, ''),
+					callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
+					externalIdentifier: additional.externalIdentifier,
+				}),
+			},
+		};
+	},
+);
 
 export interface PhotoSearchInput {
 	keyword?: unknown;

@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as getResults from './getResults.operation';
 import * as scrape from './scrape.operation';
 
-export { getResults, scrape };
+/** This resource's operations, by the value of its Operation parameter. */
+export const operations = { getResults, scrape };
 
 export const description: INodeProperties[] = [
 	{

@@ -6,6 +6,7 @@ import { additionalFields, toolDescriptionField } from '../../../shared/outgoing
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import { waitsForCompletion } from '../../../shared/waiting/wait';
 import {
 	addExternalIdentifier,
 	callbackUrlField,
@@ -54,26 +55,25 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-export function prepare(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	resumeUrl?: string,
-): PreparedItem {
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	return {
-		request: {
-			api: 'social',
-			method: 'POST',
-			path: '/v1/scrape',
-			body: buildScrapeBody(new FieldReader(this.getNode(), itemIndex), {
-				url: this.getNodeParameter('url', itemIndex, ''),
-				callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
-				getComments: additional.getComments,
-				externalIdentifier: additional.externalIdentifier,
-			}),
-		},
-	};
-}
+export const prepare = waitsForCompletion(
+	waiting,
+	function (this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem {
+		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		return {
+			request: {
+				api: 'social',
+				method: 'POST',
+				path: '/v1/scrape',
+				body: buildScrapeBody(new FieldReader(this.getNode(), itemIndex), {
+					url: this.getNodeParameter('url', itemIndex, ''),
+					callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
+					getComments: additional.getComments,
+					externalIdentifier: additional.externalIdentifier,
+				}),
+			},
+		};
+	},
+);
 
 export interface ScrapeInput {
 	url?: unknown;

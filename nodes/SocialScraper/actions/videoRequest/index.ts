@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as getStatus from './getStatus.operation';
 
-export { getStatus };
+/** This resource's operations, by the value of its Operation parameter. */
+export const operations = { getStatus };
 
 export const description: INodeProperties[] = [
 	{

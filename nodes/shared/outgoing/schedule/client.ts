@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequest, toNodeError, type RequestContext, type ServiceRequest } from '../transport';
+import { send, toNodeError, type RequestContext, type ServiceRequest } from '../transport';
 
 /**
  * The scheduling API, for the Scraping Scheduler's operations (which send the requests through the
@@ -50,7 +50,7 @@ export function isScheduleMissing(error: unknown, scheduleId: number): boolean {
 }
 
 export async function listSchedules(this: RequestContext): Promise<IDataObject[]> {
-	return scheduleResults(await apiRequest.call(this, scheduleRequests.list()));
+	return scheduleResults(await send.call(this, scheduleRequests.list()));
 }
 
 /** The schedule, or undefined when the service says it does not exist (see isScheduleMissing). */
@@ -59,7 +59,7 @@ export async function findSchedule(
 	scheduleId: number,
 ): Promise<IDataObject | undefined> {
 	try {
-		return scheduleResults(await apiRequest.call(this, scheduleRequests.get(scheduleId)))[0];
+		return scheduleResults(await send.call(this, scheduleRequests.get(scheduleId)))[0];
 	} catch (error) {
 		if (isScheduleMissing(error, scheduleId)) return undefined;
 		throw toNodeError(this.getNode(), error, 0);
@@ -70,13 +70,13 @@ export async function createSchedule(
 	this: RequestContext,
 	body: IDataObject,
 ): Promise<IDataObject> {
-	return scheduleResults(await apiRequest.call(this, scheduleRequests.create(body)))[0] ?? {};
+	return scheduleResults(await send.call(this, scheduleRequests.create(body)))[0] ?? {};
 }
 
 /** Deletes the schedule; one that no longer exists is what deleting wanted. */
 export async function deleteSchedule(this: RequestContext, scheduleId: number): Promise<void> {
 	try {
-		await apiRequest.call(this, scheduleRequests.delete(scheduleId));
+		await send.call(this, scheduleRequests.delete(scheduleId));
 	} catch (error) {
 		if (!isScheduleMissing(error, scheduleId)) throw toNodeError(this.getNode(), error, 0);
 	}

@@ -1,3 +1,8 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { RequestContext } from './send';
+
 export type ApiName = 'review' | 'scheduling' | 'ecommerce' | 'video' | 'photo' | 'social';
 
 interface ApiAddress {
@@ -34,3 +39,35 @@ export const API_ADDRESSES: Record<ApiName, ApiAddress> = {
 		label: 'Social Scraper',
 	},
 };
+
+function baseUrlOf(credentials: object | undefined, field: string): string | undefined {
+	const baseUrl = String((credentials as IDataObject | undefined)?.[field] ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	return /^https?:\/\//i.test(baseUrl) ? baseUrl : undefined;
+}
+
+/** The API's base URL from the credential; undefined when it is not an http(s) address. */
+export async function serviceBaseUrl(
+	this: RequestContext,
+	api: ApiName,
+): Promise<string | undefined> {
+	const { credentialType, baseUrlField } = API_ADDRESSES[api];
+	return baseUrlOf(await this.getCredentials(credentialType), baseUrlField);
+}
+
+/** The API's base URL from the credential, refused when it is not an http(s) address. */
+export function requireBaseUrl(
+	node: INode,
+	api: ApiName,
+	credentials: object | undefined,
+	itemIndex?: number,
+): string {
+	const { baseUrlField, label } = API_ADDRESSES[api];
+	const baseUrl = baseUrlOf(credentials, baseUrlField);
+	if (baseUrl !== undefined) return baseUrl;
+	throw new NodeOperationError(node, `The credential has no valid ${label} URL`, {
+		description: `Fill in "${label} URL" of the credential with an http(s) address.`,
+		itemIndex,
+	});
+}

@@ -122,14 +122,14 @@ export function rateLimitError(
 	);
 }
 
-/** Any error of an item as the node error n8n shows, naming the item. */
+/** Any error as the node error n8n shows, naming the item it is for, if any. */
 export function toNodeError(
 	node: INode,
 	error: unknown,
-	itemIndex: number,
+	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context.itemIndex ??= itemIndex;
+		if (itemIndex !== undefined) error.context.itemIndex ??= itemIndex;
 		return error;
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });

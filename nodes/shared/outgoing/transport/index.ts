@@ -1,10 +1,5 @@
-export {
-	apiRequest,
-	serviceBaseUrl,
-	type ApiRequestOptions,
-	type RequestContext,
-	type ServiceRequest,
-} from './request';
+export { send, type RequestContext, type SendOptions, type ServiceRequest } from './send';
+export { retryMemory, notSentAgain, type RetryMemory } from './retryMemory';
 export { retryPolicy } from './retryPolicy';
 export { fetchAllPages, type Page } from './pagination';
 export {
@@ -14,4 +9,4 @@ export {
 	serviceError,
 	toNodeError,
 } from './errors';
-export { API_ADDRESSES, type ApiName } from './apis';
+export { API_ADDRESSES, serviceBaseUrl, type ApiName } from './apis';

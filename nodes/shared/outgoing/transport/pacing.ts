@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { sleep } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { API_ADDRESSES, DEFAULT_REQUESTS_PER_SECOND, SECRET_FIELDS, type ApiName } from './apis';
 
 /**
  * Share of the configured rate actually used. The service counts requests as they arrive; network
@@ -118,4 +121,30 @@ export function pacerFor(
 	}
 	pacer.setConfiguredRate(requestsPerSecond);
 	return pacer;
+}
+
+function requestsPerSecond(node: INode, value: unknown, itemIndex?: number): number {
+	if (value === undefined || value === null || value === '') return DEFAULT_REQUESTS_PER_SECOND;
+	const rate = Number(value);
+	if (!Number.isFinite(rate) || rate < 0) {
+		throw new NodeOperationError(node, "The credential's Requests per Second is not valid", {
+			description: `"Requests per Second" must be a number of 0 or more (0: no pacing); it is ${String(value)}.`,
+			itemIndex,
+		});
+	}
+	return rate;
+}
+
+/** The pacer of the credential's account on this API; none when its Requests per Second is 0. */
+export function pacerOf(
+	node: INode,
+	api: ApiName,
+	baseUrl: string,
+	credentials: IDataObject | undefined,
+	itemIndex?: number,
+): { pacer?: RequestPacer; rate: number } {
+	const rate = requestsPerSecond(node, credentials?.requestsPerSecond, itemIndex);
+	const { credentialType } = API_ADDRESSES[api];
+	const secret = String(credentials?.[SECRET_FIELDS[credentialType]] ?? '');
+	return { pacer: rate > 0 ? pacerFor(api, baseUrl, secret, rate) : undefined, rate };
 }

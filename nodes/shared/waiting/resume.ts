@@ -9,32 +9,33 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	awaitedJobKey,
-	decodeAwaitedJob,
-	RESUME_TOKEN_PARAMETER,
-	tokenMatches,
-} from '../awaitedJob';
 import { errorOutputJson, usesErrorOutput } from '../errorOutput';
-import { hasContextCustomData, readExecutionCustomData } from '../executionCustomData';
-import { withoutKeys } from '../json';
-import { redactEchoedSecrets } from '../redact';
-import { markResumedFailure } from '../resumedFailure';
-import { lookUpOperation, type OperationsOf } from '../operationTable';
-import {
-	completedResults,
-	oneResumedItem,
-	WAIT_STATUS_FIELD,
-	type ParameterReader,
-	type Waiting,
-} from '../waiting/record';
 import {
 	normalizePayload,
 	payloadId,
 	payloadOutcome,
 	recognizePayload,
 	type Outcome,
-} from './callbackPayload';
+} from '../incoming/callbackPayload';
+import { withoutKeys } from '../json';
+import type { OperationsOf } from '../operationTable';
+import { redactEchoedSecrets, RESUME_TOKEN_PARAMETER } from '../redact';
+import {
+	awaitedJobKey,
+	decodeAwaitedJob,
+	hasContextCustomData,
+	readExecutionCustomData,
+	tokenMatches,
+} from './awaitedJob';
+import {
+	completedResults,
+	oneResumedItem,
+	RESUMED_FAILURE,
+	WAIT_STATUS_FIELD,
+	type ParameterReader,
+	type ResumedFailure,
+	type Waiting,
+} from './record';
 
 /** The restart webhook that the resume URL (with the node ID as suffix) reaches, as n8n's own send-and-wait nodes declare it. */
 export const callbackResumeWebhooks: IWebhookDescription[] = [
@@ -60,7 +61,7 @@ export async function resumeWaitingOperation(
 ): Promise<IWebhookResponseData> {
 	const resource = this.getNodeParameter('resource', '') as string;
 	const operationName = this.getNodeParameter('operation', '') as string;
-	const waiting = lookUpOperation(operations, resource, operationName)?.waiting;
+	const waiting = operations[resource]?.[operationName]?.waiting;
 	const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback);
 	const toItems = waiting?.resumedItems ?? oneResumedItem;
 	return resumeWithResults.call(this, (payload) => toItems(payload, this.getNode(), parameter));
@@ -186,4 +187,9 @@ function resumeWithFailure(
 		webhookResponse: { received: true },
 		workflowData: [[{ json: markResumedFailure(errorItem, node.id, description) }]],
 	};
+}
+
+function markResumedFailure(json: IDataObject, nodeId: string, description: string): IDataObject {
+	const failure: ResumedFailure = { node: nodeId, description };
+	return { ...json, [RESUMED_FAILURE]: failure };
 }

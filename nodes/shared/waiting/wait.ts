@@ -1,28 +1,99 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isObject } from '../json';
+import type { PreparedItem } from '../outgoing/router';
+import { toolCaller } from '../outgoing/toolAnswer';
+import { FieldReader } from '../outgoing/validation';
 import {
 	awaitedJobKey,
 	decodeAwaitedJob,
 	digestToken,
 	encodeAwaitedJob,
+	requireExecutionCustomData,
 	resumeCallbackAddress,
-} from '../awaitedJob';
-import { requireExecutionCustomData } from '../executionCustomData';
-import { isObject } from '../json';
-import { DEFAULT_TIME_LIMIT_MINUTES, MINUTES_PER_UNIT } from '../waiting/fields';
+} from './awaitedJob';
+import { DEFAULT_TIME_LIMIT_MINUTES, MINUTES_PER_UNIT } from './fields';
 import {
 	completedResults,
 	oneResumedItem,
+	RESUMED_FAILURE,
 	type ParameterReader,
+	type ResumedFailure,
 	type Waiting,
-} from '../waiting/record';
-import { FieldReader } from './validation';
+} from './record';
 
-/** The execute side of Wait for Completion: the router's calls before sending and on the answer. */
+/**
+ * The execute side of Wait for Completion, applied by the operations that declare it: the router
+ * sends what the wrapped `prepare` gives and knows nothing of waiting.
+ */
 
-export function isWaitingRequested(this: IExecuteFunctions, itemIndex: number): boolean {
-	return this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
+/** An operation's own `prepare`: given `resumeUrl` when the item is to wait, it goes where the callback goes. */
+export type WaitablePrepare = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	resumeUrl?: string,
+) => PreparedItem;
+
+/**
+ * The operation's `prepare` with Wait for Completion applied: an item that is to wait claims this
+ * execution's resume URL before anything is sent, and its output is the delivered results.
+ */
+export function waitsForCompletion(
+	waiting: Waiting,
+	prepare: WaitablePrepare,
+): (this: IExecuteFunctions, itemIndex: number) => PreparedItem {
+	return function (this: IExecuteFunctions, itemIndex: number): PreparedItem {
+		throwResumedFailure.call(this, itemIndex);
+		if (!this.getNodeParameter('waitForCompletion', itemIndex, false)) {
+			return prepare.call(this, itemIndex);
+		}
+		refuseWaitingForSuppliedTool.call(this, itemIndex);
+		const timeLimit = readTimeLimitMinutes.call(this, itemIndex);
+		const resumeUrl = claimResumeUrl.call(this, itemIndex);
+		const { request } = prepare.call(this, itemIndex, resumeUrl);
+		return {
+			request,
+			callbackSource: { resumeUrl },
+			toOutput: async (answer) =>
+				await awaitCompletion.call(this, itemIndex, waiting, timeLimit, answer),
+		};
+	};
+}
+
+/**
+ * n8n 1.x runs a waiting node whose job failed again, on the one item its resume webhook marked
+ * (resume.ts): the failure is thrown before anything is prepared.
+ */
+function throwResumedFailure(this: IExecuteFunctions, itemIndex: number): void {
+	const items = this.getInputData();
+	if (items.length !== 1) return;
+	const { json } = items[itemIndex];
+	const failure = json[RESUMED_FAILURE] as ResumedFailure | undefined;
+	if (failure?.node !== this.getNode().id || typeof json.error !== 'string') return;
+	throw new NodeOperationError(this.getNode(), json.error, {
+		description: failure.description,
+		itemIndex,
+	});
+}
+
+/**
+ * Wait for Completion puts the execution to wait, which only a node the engine runs can do: a tool
+ * supplied to an AgentExecutor or the MCP Server Trigger would answer at once while its execution
+ * went to wait, and the callback would resume a finished conversation. Refused before sending.
+ */
+export function refuseWaitingForSuppliedTool(this: IExecuteFunctions, itemIndex: number): void {
+	const caller = toolCaller(this);
+	if (caller === 'workflow' || caller === 'engine') return;
+	const where =
+		caller === 'supplied'
+			? 'called through the MCP Server Trigger'
+			: 'a tool of AI Agent 1.x or 2.x';
+	throw new NodeOperationError(this.getNode(), `Wait for Completion cannot wait as ${where}`, {
+		itemIndex,
+		description:
+			'Nothing was sent. The tool would answer before the results came back. Turn Wait for Completion off (the tool then returns the job ID), or use AI Agent 3 or newer, which runs tools as nodes that can wait.',
+	});
 }
 
 /** From this many waits of one node in one execution on, the run says there is a faster way. */
@@ -94,7 +165,7 @@ export function claimResumeUrl(this: IExecuteFunctions, itemIndex: number): stri
  * The time limit in minutes, read and checked before anything is sent: an amount and a unit from
  * node version 1.2, minutes before it (as workflows saved with those versions keep).
  */
-export function readTimeLimitMinutes(this: IExecuteFunctions, itemIndex: number): number {
+function readTimeLimitMinutes(this: IExecuteFunctions, itemIndex: number): number {
 	const read = new FieldReader(this.getNode(), itemIndex);
 	if (this.getNode().typeVersion < 1.2) {
 		const minutes = Number(
@@ -119,7 +190,7 @@ export function readTimeLimitMinutes(this: IExecuteFunctions, itemIndex: number)
  * The item's output once the submission is acknowledged: the results when the service answered
  * with them at once, else the acknowledgement, with the execution put to wait for its callback.
  */
-export async function awaitCompletion(
+async function awaitCompletion(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	waiting: Waiting,
