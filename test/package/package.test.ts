@@ -24,6 +24,8 @@ describe('package.json as n8n reads it', () => {
 		expect(pkg.keywords).toContain('n8n-community-node-package');
 		expect(pkg.license).toBe('MIT');
 		expect(pkg.author.name).toBeTruthy();
+		// n8n's community lint (valid-author) refuses an author without an email.
+		expect(pkg.author.email).toMatch(/^[^@\s]+@[^@\s]+$/);
 		// No invented address: the author and bug tracker are the repository's.
 		expect(pkg.author.url).toMatch(/^https:\/\/github\.com\//);
 		expect(pkg.bugs.url).toMatch(/^https:\/\/github\.com\/.*\/issues$/);
