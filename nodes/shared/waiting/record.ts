@@ -7,10 +7,10 @@ export const WAIT_STATUS_FIELD = 'wait_status';
 export type ParameterReader = (name: string, fallback: unknown) => unknown;
 
 /**
- * What a submit operation waits on when Wait for Completion is on. The router applies it: it fills
- * `callbackParameter` with this execution's resume address, sends, and puts the execution to wait
- * for the acknowledgement's `idField`; the shared resume webhook (incoming/resume.ts) turns the
- * delivery into items with `resumedItems`.
+ * What a submit operation waits on when Wait for Completion is on. The operation wraps its
+ * `prepare` with it (wait.ts), which then puts this execution's resume address where
+ * `callbackParameter` would go (that field is hidden while waiting); once sent, the execution waits for the acknowledgement's `idField`; the shared resume webhook
+ * (resume.ts) turns the delivery into items with `resumedItems`.
  */
 export interface Waiting {
 	/** The callback parameter the node fills itself while waiting (and hides). */
