@@ -29,7 +29,9 @@ describe('package.json as n8n reads it', () => {
 		// No invented address: the author and bug tracker are the repository's.
 		expect(pkg.author.url).toMatch(/^https:\/\/github\.com\//);
 		expect(pkg.bugs.url).toMatch(/^https:\/\/github\.com\/.*\/issues$/);
-		expect(pkg.allowScripts).toBeUndefined();
+		// npm's install-script policy: without it `npm ci` runs the lint plugin's `only-allow pnpm`
+		// preinstall, which fails under npm.
+		expect(pkg.allowScripts).toEqual({ 'eslint-plugin-n8n-nodes-base': false });
 		expect(pkg.homepage).toMatch(/^https:\/\//);
 		expect(pkg.description.length).toBeGreaterThan(20);
 		expect(pkg.version).toMatch(/^\d+\.\d+\.\d+$/);

@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { withoutKeys } from '../../../shared/json';
-import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';
@@ -147,33 +146,30 @@ function searchLimit(
 	return parameter('returnAll', false) ? undefined : parameter('limit', 50);
 }
 
-export const prepare = waitsForCompletion(
-	waiting,
-	function (this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem {
-		const parameter = (name: string, fallback: unknown = undefined) =>
-			this.getNodeParameter(name, itemIndex, fallback);
-		const additional = parameter('additionalFields', {}) as IDataObject;
-		const output = parameter('output', 'products') as SearchOutput;
-		const includeSummary = parameter('includeSummary', false) as boolean;
-		return {
-			request: {
-				api: 'ecommerce',
-				method: 'POST',
-				path: '/search',
-				body: buildSearchBody(new FieldReader(this.getNode(), itemIndex), {
-					keyword: parameter('keyword', ''),
-					searchUrl: parameter('searchUrl', ''),
-					sources: parameter('sources', []),
-					otherSources: parameter('otherSources', ''),
-					callbackUrl: resumeUrl ?? parameter('callbackUrl', ''),
-					filters: parameter('filters', {}),
-					page: additional.page,
-					perPage: additional.perPage,
-					limit: searchLimit(this.getNode().typeVersion, parameter, additional),
-				}),
-			},
-			toOutput: (answer: IDataObject | undefined) =>
-				searchOutputItems(answer ?? {}, output, includeSummary),
-		};
-	},
-);
+export const prepare = waitsForCompletion(waiting, function (itemIndex, resumeUrl) {
+	const parameter = (name: string, fallback: unknown = undefined) =>
+		this.getNodeParameter(name, itemIndex, fallback);
+	const additional = parameter('additionalFields', {}) as IDataObject;
+	const output = parameter('output', 'products') as SearchOutput;
+	const includeSummary = parameter('includeSummary', false) as boolean;
+	return {
+		request: {
+			api: 'ecommerce',
+			method: 'POST',
+			path: '/search',
+			body: buildSearchBody(new FieldReader(this.getNode(), itemIndex), {
+				keyword: parameter('keyword', ''),
+				searchUrl: parameter('searchUrl', ''),
+				sources: parameter('sources', []),
+				otherSources: parameter('otherSources', ''),
+				callbackUrl: resumeUrl ?? parameter('callbackUrl', ''),
+				filters: parameter('filters', {}),
+				page: additional.page,
+				perPage: additional.perPage,
+				limit: searchLimit(this.getNode().typeVersion, parameter, additional),
+			}),
+		},
+		toOutput: (answer: IDataObject | undefined) =>
+			searchOutputItems(answer ?? {}, output, includeSummary),
+	};
+});

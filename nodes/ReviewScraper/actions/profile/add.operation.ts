@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -8,7 +8,6 @@ import {
 } from '../../../shared/outgoing/callbackReachability';
 import { readProfile } from '../../../shared/outgoing/profile';
 import { profileFields } from '../../../shared/outgoing/profileFields';
-import type { PreparedItem } from '../../../shared/outgoing/router';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';
 import type { Waiting } from '../../../shared/waiting/record';
@@ -37,18 +36,15 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-export const prepare = waitsForCompletion(
-	waiting,
-	function (this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem {
-		const profile = readProfile.call(this, itemIndex);
-		if (!resumeUrl && !profile.callback) hintNoDestination.call(this, 'add');
-		return {
-			request: {
-				api: 'review',
-				method: 'POST',
-				path: '/api/v2/profiles/add',
-				qs: resumeUrl ? { ...profile, callback: resumeUrl } : profile,
-			},
-		};
-	},
-);
+export const prepare = waitsForCompletion(waiting, function (itemIndex, resumeUrl) {
+	const profile = readProfile.call(this, itemIndex);
+	if (!resumeUrl && !profile.callback) hintNoDestination.call(this, 'add');
+	return {
+		request: {
+			api: 'review',
+			method: 'POST',
+			path: '/api/v2/profiles/add',
+			qs: resumeUrl ? { ...profile, callback: resumeUrl } : profile,
+		},
+	};
+});

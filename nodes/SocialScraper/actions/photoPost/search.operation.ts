@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callbackOptions } from '../../../shared/outgoing/callbackReachability';
 import { additionalFields, toolDescriptionField } from '../../../shared/outgoing/descriptions';
-import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';
@@ -46,24 +45,21 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-export const prepare = waitsForCompletion(
-	waiting,
-	function (this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem {
-		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		return {
-			request: {
-				api: 'photo',
-				method: 'POST',
-				path: '/v1/search',
-				body: buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
-					keyword: this.getNodeParameter('keyword', itemIndex, ''),
-					callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
-					externalIdentifier: additional.externalIdentifier,
-				}),
-			},
-		};
-	},
-);
+export const prepare = waitsForCompletion(waiting, function (itemIndex, resumeUrl) {
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	return {
+		request: {
+			api: 'photo',
+			method: 'POST',
+			path: '/v1/search',
+			body: buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
+				keyword: this.getNodeParameter('keyword', itemIndex, ''),
+				callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
+				externalIdentifier: additional.externalIdentifier,
+			}),
+		},
+	};
+});
 
 export interface PhotoSearchInput {
 	keyword?: unknown;

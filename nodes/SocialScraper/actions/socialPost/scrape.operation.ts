@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callbackOptions } from '../../../shared/outgoing/callbackReachability';
 import { additionalFields, toolDescriptionField } from '../../../shared/outgoing/descriptions';
-import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/fields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';
@@ -55,25 +54,22 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-export const prepare = waitsForCompletion(
-	waiting,
-	function (this: IExecuteFunctions, itemIndex: number, resumeUrl?: string): PreparedItem {
-		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		return {
-			request: {
-				api: 'social',
-				method: 'POST',
-				path: '/v1/scrape',
-				body: buildScrapeBody(new FieldReader(this.getNode(), itemIndex), {
-					url: this.getNodeParameter('url', itemIndex, ''),
-					callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
-					getComments: additional.getComments,
-					externalIdentifier: additional.externalIdentifier,
-				}),
-			},
-		};
-	},
-);
+export const prepare = waitsForCompletion(waiting, function (itemIndex, resumeUrl) {
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	return {
+		request: {
+			api: 'social',
+			method: 'POST',
+			path: '/v1/scrape',
+			body: buildScrapeBody(new FieldReader(this.getNode(), itemIndex), {
+				url: this.getNodeParameter('url', itemIndex, ''),
+				callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
+				getComments: additional.getComments,
+				externalIdentifier: additional.externalIdentifier,
+			}),
+		},
+	};
+});
 
 export interface ScrapeInput {
 	url?: unknown;
