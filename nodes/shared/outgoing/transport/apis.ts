@@ -1,9 +1,27 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	ILoadOptionsFunctions,
+	INode,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { RequestContext } from './send';
-
 export type ApiName = 'review' | 'scheduling' | 'ecommerce' | 'video' | 'photo' | 'social';
+
+export type RequestContext =
+	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+/** A request to one of the service's APIs, as an operation builds it. */
+export interface ServiceRequest {
+	api: ApiName;
+	method: IHttpRequestMethods;
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+}
 
 interface ApiAddress {
 	credentialType: 'reviewScraperApi' | 'scrapingApi';

@@ -1,4 +1,4 @@
-export { send, type RequestContext, type SendOptions, type ServiceRequest } from './send';
+export { send, type SendOptions } from './send';
 export { retryMemory, notSentAgain, type RetryMemory } from './retryMemory';
 export { retryPolicy } from './retryPolicy';
 export { fetchAllPages, type Page } from './pagination';
@@ -9,4 +9,10 @@ export {
 	serviceError,
 	toNodeError,
 } from './errors';
-export { API_ADDRESSES, serviceBaseUrl, type ApiName } from './apis';
+export {
+	API_ADDRESSES,
+	serviceBaseUrl,
+	type ApiName,
+	type RequestContext,
+	type ServiceRequest,
+} from './apis';

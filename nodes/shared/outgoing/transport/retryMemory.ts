@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { ServiceRequest } from './send';
+import type { ServiceRequest } from './apis';
 
 /**
  * n8n's Retry On Fail calls `execute()` again with the same input, in the same process and with the

@@ -1,15 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	ILoadOptionsFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { redactEchoedSecrets } from '../../redact';
-import { API_ADDRESSES, requireBaseUrl, type ApiName } from './apis';
+import { API_ADDRESSES, requireBaseUrl, type ServiceRequest } from './apis';
 import {
 	isServiceFailure,
 	markPossiblyCarriedOut,
@@ -30,18 +23,7 @@ import {
 } from './refusals';
 import { notSentAgain, type RetryMemory } from './retryMemory';
 import { retryPolicy } from './retryPolicy';
-
-export type RequestContext =
-	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
-
-/** A request to one of the service's APIs, as an operation builds it. */
-export interface ServiceRequest {
-	api: ApiName;
-	method: IHttpRequestMethods;
-	path: string;
-	qs?: IDataObject;
-	body?: IDataObject | IDataObject[];
-}
+import type { RequestContext } from './apis';
 
 export interface SendOptions extends ServiceRequest {
 	/** The item the request is for, named in its errors and the key of its retry memory. */
