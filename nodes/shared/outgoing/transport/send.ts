@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { redactEchoedSecrets } from '../../redact';
-import { API_ADDRESSES, requireBaseUrl, type ServiceRequest } from './apis';
+import { API_ADDRESSES, requireBaseUrl, type RequestContext, type ServiceRequest } from './apis';
 import {
 	isServiceFailure,
 	markPossiblyCarriedOut,
@@ -23,7 +23,6 @@ import {
 } from './refusals';
 import { notSentAgain, type RetryMemory } from './retryMemory';
 import { retryPolicy } from './retryPolicy';
-import type { RequestContext } from './apis';
 
 export interface SendOptions extends ServiceRequest {
 	/** The item the request is for, named in its errors and the key of its retry memory. */
