@@ -52,7 +52,7 @@ export class ReviewScraperApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Token of your review scraper account, sent in the spiderman-token header',
+			description: 'The API token of your Review Scraper API account, as the service issued it',
 		},
 		{
 			displayName: 'Base URL',

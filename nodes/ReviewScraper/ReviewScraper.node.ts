@@ -48,9 +48,21 @@ export class ReviewScraper implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Listing Audit', value: 'listingAudit' },
-					{ name: 'Profile', value: 'profile' },
-					{ name: 'Respond Job', value: 'respondJob' },
+					{
+						name: 'Listing Audit',
+						value: 'listingAudit',
+						description: 'How each review site lists the business of a profile job',
+					},
+					{
+						name: 'Profile',
+						value: 'profile',
+						description: 'A review profile whose reviews a job collects',
+					},
+					{
+						name: 'Respond Job',
+						value: 'respondJob',
+						description: 'A reply to a review, posted through the service',
+					},
 				],
 				default: 'profile',
 			},

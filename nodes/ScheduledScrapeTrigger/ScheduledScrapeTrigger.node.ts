@@ -27,7 +27,8 @@ import { readDeliveryOptions } from '../shared/incoming/trigger/options';
 import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
 import { scheduledTriggerPanel } from '../shared/incoming/trigger/panel';
 import { FieldReader } from '../shared/outgoing/validation';
-import { properties } from './description';
+import { FREQUENCY_OPTIONS } from '../shared/outgoing/schedule/fields';
+import { COLLECT_OPTIONS, properties } from './description';
 import { scheduleBodyFor, TRIGGER_PROFILE_KEYS, type TriggerSettings } from './schedule';
 
 interface TriggerState extends DeliveryMemory {
@@ -49,6 +50,10 @@ function settingsOf(context: IHookFunctions): TriggerSettings {
 	};
 }
 
+/** An expression that shows a parameter's option name. */
+const labelOf = (options: Array<{ name: string; value: string }>, parameter: string) =>
+	`(${JSON.stringify(Object.fromEntries(options.map(({ name, value }) => [value, name])))})[$parameter["${parameter}"]]`;
+
 export class ScheduledScrapeTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Recurring Reviews Trigger',
@@ -59,7 +64,8 @@ export class ScheduledScrapeTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["frequency"] + " " + $parameter["collect"]}}',
+		// The options' names, not their values ("Daily: One Review Profile", not "daily profile").
+		subtitle: `={{ ${labelOf(FREQUENCY_OPTIONS, 'frequency')} + ": " + ${labelOf(COLLECT_OPTIONS, 'collect')} }}`,
 		description:
 			'Starts the workflow with new reviews every day, week or month: creates its own collection schedule on the service while the workflow is active',
 		defaults: { name: 'Recurring Reviews Trigger' },

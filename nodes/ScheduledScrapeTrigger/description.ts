@@ -25,10 +25,16 @@ const TRIGGER_FIELD_CHANGES: Partial<Record<ProfileKey, Partial<INodeProperties>
 	},
 };
 
+export const COLLECT_OPTIONS = [
+	{ name: 'One Review Profile', value: 'profile' },
+	{ name: 'A List of Review Profiles', value: 'profileList' },
+	{ name: 'Review Index Request', value: 'reviewIndex' },
+];
+
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			"Activating the workflow creates a schedule on the service that delivers to this trigger; deactivating it deletes the schedule. A first crawl bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
+			"Activating the workflow creates a schedule on the service that delivers to this trigger; deactivating it deletes the schedule. A first crawl over n8n's body limit (16 MiB by default) is lost unless Options → Receive Large Deliveries is on.",
 		name: 'lifecycleNotice',
 		type: 'notice',
 		default: '',
@@ -37,11 +43,7 @@ export const properties: INodeProperties[] = [
 		displayName: 'Collect',
 		name: 'collect',
 		type: 'options',
-		options: [
-			{ name: 'One Review Profile', value: 'profile' },
-			{ name: 'A List of Review Profiles', value: 'profileList' },
-			{ name: 'Review Index Request', value: 'reviewIndex' },
-		],
+		options: COLLECT_OPTIONS,
 		default: 'profile',
 	},
 	frequencyField,

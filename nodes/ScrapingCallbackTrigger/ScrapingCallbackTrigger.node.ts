@@ -37,7 +37,10 @@ export class ScrapingCallbackTrigger implements INodeType {
 		// Stays 1: n8n leaves the body unparsed (Receive Large Deliveries) only for a start node of
 		// type version exactly 1 (webhook-helpers parseRequestBody).
 		version: 1,
-		subtitle: '={{$parameter["kinds"].length ? $parameter["kinds"].join(", ") : "all callbacks"}}',
+		// The kind's name, not its value; a count for several.
+		subtitle: `={{ $parameter["kinds"].length === 1 ? (${JSON.stringify(
+			Object.fromEntries(PAYLOAD_KINDS.map(({ name, value }) => [value, name])),
+		)})[$parameter["kinds"][0]] : $parameter["kinds"].length ? $parameter["kinds"].length + " kinds" : "all callbacks" }}`,
 		description:
 			'Starts the workflow when the service delivers the results of a review job, product search, photo search, social scrape or video request',
 		defaults: { name: 'Scraping Callback Trigger' },
@@ -48,7 +51,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"Paste this node's Production URL (Webhook URLs, above) into the Callback URL field of an operation. The service calls that URL from the internet: if it starts with localhost or a private address, set n8n's WEBHOOK_URL to n8n's public address (behind a reverse proxy or tunnel) first. To test, use the Test URL and run the operation by hand while this node listens. With a secret, add \"?secret=YOUR_SECRET\" to that URL: the service sends the URL back as given, and the secret is never shown in this workflow's items. A review job bigger than n8n's body limit (16 MiB by default, about 20,000 reviews) is refused by n8n and lost: add Options → Receive Large Deliveries.",
+					"Paste this node's Production URL into an operation's Callback URL: the service calls it from the internet, so n8n's WEBHOOK_URL must be n8n's public address. A secret goes in that URL as ?secret=…, and deliveries over n8n's 16 MiB limit need Options → Receive Large Deliveries.",
 				name: 'urlNotice',
 				type: 'notice',
 				default: '',

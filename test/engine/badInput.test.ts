@@ -302,7 +302,7 @@ const cases: Case[] = [
 		'respond job get: zero id',
 		{ type: TYPES.review, parameters: { resource: 'respondJob', operation: 'get', jobId: 0 } },
 		[{}],
-		/^Job ID must be at least 1/,
+		/^Respond Job ID must be at least 1/,
 		0,
 	],
 	[
@@ -312,7 +312,7 @@ const cases: Case[] = [
 			parameters: { resource: 'respondJob', operation: 'get', jobId: '={{ $json.id }}' },
 		},
 		[{ id: 'abc' }],
-		/^Job ID must be a whole number/,
+		/^Respond Job ID must be a whole number/,
 		0,
 	],
 	[
@@ -329,14 +329,14 @@ const cases: Case[] = [
 		'listing audit: negative job',
 		{ type: TYPES.review, parameters: { resource: 'listingAudit', operation: 'get', jobId: -1 } },
 		[{}],
-		/^Job ID must be at least 1/,
+		/^Profile Job ID must be at least 1/,
 		0,
 	],
 	[
 		'respond job get: an id typed with a fraction',
 		{ type: TYPES.review, parameters: { resource: 'respondJob', operation: 'get', jobId: '12.5' } },
 		[{}],
-		/^Job ID must be a whole number, got string "12.5" \(item 0\)/,
+		/^Respond Job ID must be a whole number, got string "12.5" \(item 0\)/,
 		0,
 	],
 	[
@@ -346,7 +346,7 @@ const cases: Case[] = [
 			parameters: { resource: 'listingAudit', operation: 'get', jobId: '={{ "" }}' },
 		},
 		[{}],
-		/^Job ID is required/,
+		/^Profile Job ID is required/,
 		0,
 	],
 	[
@@ -762,12 +762,15 @@ describe('bad input is refused before any request, naming the field and the item
 	});
 
 	// The field starts empty (not 0), so n8n itself refuses to run the node until it is filled.
-	it.each(['respondJob', 'listingAudit'])(
-		'%s → Get with Job ID left at its default: n8n names the field before anything runs',
-		async (resource) => {
+	it.each([
+		['respondJob', 'Respond Job ID'],
+		['listingAudit', 'Profile Job ID'],
+	])(
+		'%s → Get with %s left at its default: n8n names the field before anything runs',
+		async (resource, label) => {
 			const node = { type: TYPES.review, parameters: { resource, operation: 'get' } };
 			await expect(runNode(context.sim, node, [{}])).rejects.toThrow(
-				/Parameter "Job ID" is required/,
+				`Parameter "${label}" is required`,
 			);
 			expect(context.sim.requests()).toHaveLength(0);
 		},

@@ -202,8 +202,13 @@ describe('smaller points of a first hour', () => {
 		);
 		const notice = properties.find((p) => p.type === 'notice' && p.name === 'requestIdNotice')!;
 		expect(notice.displayName).toMatch(/cannot start a video request/);
-		expect(notice.displayName).toMatch(/the answer to that submission carries it/);
+		expect(notice.displayName).toMatch(/comes from that submission's answer or its callback/);
 		expect(notice.displayName).toMatch(/Scraping Callback Trigger/);
+		// One notice, of at most two sentences.
+		expect(properties.filter((p) => p.type === 'notice')).toHaveLength(1);
+		expect(
+			notice.displayName.split(/[.!?](\s|$)/).filter((s) => s.trim()).length,
+		).toBeLessThanOrEqual(2);
 		const requestId = properties.find((p) => p.name === 'requestId')!;
 		expect(requestId.description).toMatch(/submitted outside n8n/);
 	});
@@ -321,6 +326,37 @@ describe('notices that point at Wait for Completion', () => {
 					operation,
 					true,
 				]);
+		}
+	});
+});
+
+describe('notices, read as a user reads them', () => {
+	it('are one or two sentences each', () => {
+		const long = packageNodes.flatMap(({ node }) =>
+			allProperties(node.description.properties)
+				.filter((property) => property.type === 'notice')
+				.map((property) => ({
+					node: node.description.displayName,
+					name: property.name,
+					sentences: property.displayName
+						.replace(/\b(e\.g|i\.e)\./g, '$1')
+						.split(/[.!?](?:\s|$)/)
+						.filter((sentence) => sentence.trim()).length,
+				}))
+				.filter(({ sentences }) => sentences > 2),
+		);
+		expect(long).toEqual([]);
+	});
+
+	it("name none of the service's or n8n's internal identifiers", () => {
+		const texts = packageNodes.flatMap(({ node }) =>
+			allProperties(node.description.properties).flatMap((property) => [
+				property.displayName,
+				property.description ?? '',
+			]),
+		);
+		for (const internal of ['rsapi', 'riapi', 'spiderman-token', 'N8N_PAYLOAD_SIZE_MAX']) {
+			expect(texts.filter((text) => text.includes(internal))).toEqual([]);
 		}
 	});
 });

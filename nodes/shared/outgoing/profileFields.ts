@@ -33,7 +33,8 @@ const FIELDS: Record<ProfileKey, Omit<INodeProperties, 'displayName' | 'name'>> 
 		type: 'string',
 		default: '',
 		placeholder: 'YYYY-MM-DD',
-		description: 'Collect reviews published on or after this date',
+		description:
+			'A date (YYYY-MM-DD): only reviews published on or after it. For the reviews new since an earlier job, use Only Reviews Since Job.',
 	},
 	blocks: {
 		type: 'number',
@@ -46,7 +47,7 @@ const FIELDS: Record<ProfileKey, Omit<INodeProperties, 'displayName' | 'name'>> 
 		default: '',
 		placeholder: '10001',
 		description:
-			'ID of a previous job: only reviews missing since that job are fetched. Empty: not sent.',
+			'The job_id of an earlier job of this profile: only reviews that job did not collect are fetched. Not a date: for one, use Reviews Since.',
 	},
 	callback: {
 		type: 'string',

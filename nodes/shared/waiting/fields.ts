@@ -26,7 +26,7 @@ export const waitForCompletionFields: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'The service must reach n8n: set WEBHOOK_URL to n8n\'s public address. Results come back as one item, records in "results" or "reviews" (Split Out: one item per record). A failed job stops this node; after the time limit the input items go on without "wait_status". n8n refuses a delivery over its body limit (16 MiB).',
+			'The service must reach n8n (WEBHOOK_URL set to its public address); n8n refuses a delivery over its 16 MiB body limit. Results come back as one item, records in "results" or "reviews" (Split Out: one per record); a failed job stops this node, and after the time limit the input items go on without "wait_status".',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',

@@ -43,11 +43,8 @@ describe('E-Commerce Search description', () => {
 		}
 	});
 
-	it('shows the note that eq overrides the other operators', () => {
-		expect(property('equalNotice')).toMatchObject({
-			type: 'notice',
-			displayName: expect.stringContaining('"Equal" overrides every other operator'),
-		});
+	it('says that Equal overrides the other operators on the range itself, not in a notice every search shows', () => {
+		expect(property('equalNotice')).toBeUndefined();
 	});
 
 	it('caps Results per Page at 500 in the editor too', () => {

@@ -95,13 +95,6 @@ export const searchProperties: INodeProperties[] = [
 		description:
 			'Address that receives the results as a JSON POST, for example the production URL of a Scraping Callback Trigger or Webhook node',
 	},
-	{
-		displayName:
-			'In a range filter, "Equal" overrides every other operator: a range with "Equal" and other conditions is refused',
-		name: 'equalNotice',
-		type: 'notice',
-		default: '',
-	},
 	productFiltersField,
 	// From version 1.2 the cap on products found is n8n's usual Return All / Limit pair.
 	{

@@ -8,7 +8,10 @@ import { simplifyAudit } from './simplify';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
 const properties: INodeProperties[] = [
-	jobIdField('ID of the review profile job whose local listing audit to read'),
+	jobIdField(
+		'Profile Job ID',
+		'The job_id that Profile → Add or Add Many returned for the profile whose local listing audit to read',
+	),
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -24,14 +27,14 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	[
 		...properties,
 		...toolDescriptionField(
-			'Reads the local listing audit of a review job: company name, phone and address as each review site lists them. Job ID: the whole-number job_id of a queued profile.',
+			'Reads the local listing audit of a review job: company name, phone and address as each review site lists them. Profile Job ID: the whole-number job_id of a queued profile.',
 		),
 	],
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const read = new FieldReader(this.getNode(), itemIndex);
-	const jobId = read.requiredInteger('Job ID', this.getNodeParameter('jobId', itemIndex), {
+	const jobId = read.requiredInteger('Profile Job ID', this.getNodeParameter('jobId', itemIndex), {
 		min: 1,
 	});
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;

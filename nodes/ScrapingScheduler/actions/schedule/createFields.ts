@@ -66,7 +66,7 @@ export const createProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"The service adds the target API's own credential: do not put the spiderman-token header (rsapi) or the api_key query parameter (riapi) here",
+			"The service adds the target API's own credential: leave the Review Scraper API's token header and the Review Index API's api_key out of this request",
 		name: 'credentialNotice',
 		type: 'notice',
 		default: '',

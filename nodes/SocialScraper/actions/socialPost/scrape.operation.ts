@@ -37,7 +37,7 @@ const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to collect the post's comments too; the service offers them through a separate comments endpoint after completion",
+				"Whether the service collects the post's comments too. It serves them from a comments endpoint that is not in its documented interface, so no operation here reads them; the results carry comments_count.",
 		},
 	]),
 	callbackOptions,

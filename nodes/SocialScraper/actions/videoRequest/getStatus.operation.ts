@@ -2,19 +2,18 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PreparedItem } from '../../../shared/outgoing/router';
-import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
+import { readRequestId, requestIdField } from '../fields';
 import { asRecord, requestPath } from '../scraperRequest';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			"This node cannot start a video request: the video scraper's submit endpoint is not part of the service's documented interface. The Request ID comes from a request submitted outside n8n: the answer to that submission carries it, and so does the request's callback (a Scraping Callback Trigger receives it as kind Video Request).",
+			"This node cannot start a video request (its submit endpoint is not in the service's documented interface): the Request ID comes from that submission's answer or its callback, which a Scraping Callback Trigger receives as kind Video Request. The callback, not polling this endpoint, says when the request completes.",
 		name: 'requestIdNotice',
 		type: 'notice',
 		default: '',
 	},
-	notForPollingNotice('pollingNotice'),
 	requestIdField(
 		'The request_id of a video scraper request submitted outside n8n, from the answer to that submission or from its callback',
 	),

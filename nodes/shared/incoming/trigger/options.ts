@@ -18,7 +18,7 @@ export const largeDeliveriesOption: INodeProperties = {
 	name: 'binaryData',
 	type: 'boolean',
 	default: true,
-	description: `Whether this trigger reads deliveries itself, up to ${LARGE_DELIVERY_LIMIT_MIB} MiB, instead of leaving them to n8n, which refuses any body bigger than N8N_PAYLOAD_SIZE_MAX (16 MiB by default, about 20,000 reviews) and so loses a big review job`,
+	description: `Whether this trigger reads deliveries itself, up to ${LARGE_DELIVERY_LIMIT_MIB} MiB, instead of leaving them to n8n, which refuses any body over its limit (16 MiB by default) and so loses a big review job`,
 };
 
 export const dedupeOption: INodeProperties = {

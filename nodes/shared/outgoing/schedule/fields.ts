@@ -24,7 +24,7 @@ export const SERVICE_OPTIONS = [
 /** The endpoints of the review scraper API a schedule can call. */
 export const REVIEW_SCRAPER_ENDPOINT_OPTIONS = [
 	{ name: 'Add', value: 'add', description: 'Queue one review profile' },
-	{ name: 'Add Bulk', value: 'add_bulk', description: 'Queue a list of review profiles' },
+	{ name: 'Add Many', value: 'add_bulk', description: 'Queue a list of review profiles' },
 ];
 
 /** The endpoints of the review index API a schedule can call. */
