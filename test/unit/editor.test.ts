@@ -360,3 +360,22 @@ describe('notices, read as a user reads them', () => {
 		}
 	});
 });
+
+describe('E-Commerce Search filters, as a user adds them', () => {
+	it('a flag added from the Filters list keeps only the products that have it', () => {
+		const filters = new EcommerceSearch().description.properties.find(
+			(property) => property.name === 'filters',
+		)!;
+		const flags = allProperties([filters]).filter((property) => property.type === 'boolean');
+		expect(flags.map(({ displayName }) => displayName)).toEqual(
+			expect.arrayContaining(['Bestseller', 'Prime', 'Sponsored', 'Overall Pick']),
+		);
+		for (const flag of flags) {
+			expect({ flag: flag.displayName, default: flag.default }).toEqual({
+				flag: flag.displayName,
+				default: true,
+			});
+			expect(flag.description).toMatch(/only .+ \(on\)/);
+		}
+	});
+});

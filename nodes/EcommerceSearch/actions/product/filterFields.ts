@@ -57,7 +57,10 @@ function filterField(filter: ProductFilter): INodeProperties {
 				options: rangeConditions,
 			};
 		case 'flag':
-			return { displayName, name, type: 'boolean', default: false, description };
+			// Added from the Filters list, a flag means what its name says (only bestsellers); off
+			// excludes them. n8n keeps a value set in a collection even when it equals the default,
+			// so workflows saved with a flag off keep it off.
+			return { displayName, name, type: 'boolean', default: true, description };
 		case 'ranking':
 			return {
 				displayName,
