@@ -1,10 +1,15 @@
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
+import {
+	chooseOption as chooseOptionOf,
+	launchBrowser,
+	signIn,
+	type Browser,
+} from './harness/browser';
 import { loadExamples, prepareExample } from './harness/examples';
 import { builtCredentialTypes, builtNodeDescriptions, packageManifest } from './harness/fixtures';
 import { artifactsDir } from './harness/paths';
@@ -12,29 +17,9 @@ import { connect, type SuiteState } from './harness/state';
 
 const screenshots = path.join(artifactsDir, 'screenshots');
 
-/** Debian's Chromium (apt package `chromium`), or CHROMIUM_PATH. */
-function chromiumPath(): string {
-	const candidates = process.env.CHROMIUM_PATH
-		? [process.env.CHROMIUM_PATH]
-		: (process.env.PATH ?? '')
-				.split(path.delimiter)
-				.flatMap((dir) => ['chromium', 'chromium-browser'].map((name) => path.join(dir, name)));
-	for (const candidate of candidates) {
-		try {
-			accessSync(candidate, constants.X_OK);
-			return candidate;
-		} catch {
-			// next
-		}
-	}
-	throw new Error('Chromium not found: install the Debian package "chromium" or set CHROMIUM_PATH');
-}
-
 let state: SuiteState;
-let context: BrowserContext;
+let browser: Browser;
 let page: Page;
-let profileDir: string;
-const pageErrors: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: path.join(screenshots, `${name}.png`) });
 
@@ -52,29 +37,12 @@ beforeAll(async () => {
 	state = connect().state;
 	rmSync(screenshots, { recursive: true, force: true });
 	mkdirSync(screenshots, { recursive: true });
-	profileDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-chromium-'));
-	context = await chromium.launchPersistentContext(profileDir, {
-		executablePath: chromiumPath(),
-		headless: true,
-		viewport: { width: 1440, height: 900 },
-		args: [
-			'--no-sandbox',
-			'--disable-gpu',
-			'--disable-quic',
-			'--no-first-run',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--disable-sync',
-		],
-	});
-	context.setDefaultTimeout(20_000);
-	page = context.pages()[0] ?? (await context.newPage());
-	page.on('pageerror', (error) => pageErrors.push(error.message));
+	browser = await launchBrowser();
+	page = browser.page;
 });
 
 afterAll(async () => {
-	await context?.close();
-	if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+	await browser?.close();
 });
 
 const [reviewScraper] = builtNodeDescriptions().filter((d) => d.name === 'reviewScraper');
@@ -133,13 +101,7 @@ async function dropdownOptions(parameter: string): Promise<string[]> {
 	return names.filter((name) => name !== 'Custom API Call');
 }
 
-async function chooseOption(parameter: string, name: string): Promise<void> {
-	await page.locator(`[data-test-id="parameter-input-${parameter}"]`).click();
-	await page
-		.locator('[data-test-id="parameter-input-item"]:visible', { hasText: name })
-		.first()
-		.click();
-}
+const chooseOption = (parameter: string, name: string) => chooseOptionOf(page, parameter, name);
 
 const parameterValue = (parameter: string) =>
 	page.locator(`[data-test-id="parameter-input-${parameter}"] input`).first().inputValue();
@@ -265,11 +227,7 @@ describe('the n8n editor in Chromium', () => {
 	it(
 		'signs in',
 		step('sign-in', async () => {
-			await page.goto(`${state.n8nUrl}/signin`);
-			await page.fill('#emailOrLdapLoginId', state.owner.email);
-			await page.fill('#password', state.owner.password);
-			await page.click('[data-test-id="form-submit-button"]');
-			await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+			await signIn(page, state);
 			expect(new URL(page.url()).pathname).not.toMatch(/signin|setup/);
 		}),
 	);
@@ -391,7 +349,7 @@ describe('the n8n editor in Chromium', () => {
 			expect(ndvText).not.toMatch(
 				/not currently installed|install this node|problem loading|could not load/i,
 			);
-			expect(pageErrors).toEqual([]);
+			expect(browser.pageErrors).toEqual([]);
 		}),
 	);
 
@@ -408,7 +366,7 @@ describe('the n8n editor in Chromium', () => {
 				await shot(`node-${description.name}`);
 				await page.keyboard.press('Escape');
 			}
-			expect(pageErrors).toEqual([]);
+			expect(browser.pageErrors).toEqual([]);
 		}),
 	);
 	it(
@@ -485,7 +443,7 @@ describe('the n8n editor in Chromium', () => {
 					}
 					if (resource === 'videoRequest') {
 						expect(text).toMatch(/cannot start a video request/);
-						expect(text).toMatch(/the answer to that submission carries it/);
+						expect(text).toMatch(/comes from that submission's answer or its callback/);
 					}
 					const name = `op-${description.name}-${fileName(label)}`;
 					await shot(name);
@@ -494,7 +452,7 @@ describe('the n8n editor in Chromium', () => {
 				}
 			}
 			expect(opened.length).toBeGreaterThanOrEqual(18);
-			expect(pageErrors).toEqual([]);
+			expect(browser.pageErrors).toEqual([]);
 		}),
 	);
 
