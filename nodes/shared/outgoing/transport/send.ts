@@ -89,7 +89,8 @@ export async function send(
 	try {
 		for (let attempt = 1; ;) {
 			await pacer?.acquire();
-			let response: HttpResponse;
+			let response: HttpResponse | undefined;
+			let networkCode: string | undefined;
 			try {
 				response = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
 					method: options.method,
@@ -102,9 +103,9 @@ export async function send(
 					timeout: retryPolicy.timeoutMs,
 				})) as HttpResponse;
 			} catch (error) {
-				const code = networkErrorCode(error);
+				networkCode = networkErrorCode(error);
 				// The caught error can carry the outgoing request, auth header included: only its message goes on.
-				if (!code) {
+				if (!networkCode) {
 					throw transportError(
 						node,
 						summary,
@@ -112,10 +113,29 @@ export async function send(
 						(error as Error).message ?? 'Unknown error',
 					);
 				}
-				pacer?.accepted();
-				const isLastAttempt = attempt >= retryPolicy.maxAttempts;
-				const attemptsNote = attempt > 1 ? `, after ${attempt} attempts` : '';
-				attempt++;
+			}
+
+			if (response && isRateLimited(response.statusCode, response.body)) {
+				refusals++;
+				const now = Date.now();
+				firstRefusalAt ??= now;
+				const retryAfter = parseRetryAfter(response.headers);
+				const pause = pacer?.refused(retryAfter) ?? retryAfter ?? backoffMs(refusals);
+				if (now + pause - firstRefusalAt > retryPolicy.rateLimitBudgetMs) {
+					throw rateLimitError(node, summary, label, refusals, now - firstRefusalAt, rate);
+				}
+				// The pacer holds back every request of this credential for the pause; without one, wait here.
+				if (!pacer) await sleep(pause);
+				continue;
+			}
+			pacer?.accepted();
+
+			const isLastAttempt = attempt >= retryPolicy.maxAttempts;
+			const attemptsNote = attempt > 1 ? `, after ${attempt} attempts` : '';
+			attempt++;
+
+			if (!response) {
+				const code = networkCode!;
 				if ((idempotent || provesNotSent(code)) && !isLastAttempt) {
 					if (!provesNotSent(code)) earlierAttemptMayHaveApplied = true;
 					await sleep(backoffMs(attempt - 1));
@@ -137,25 +157,6 @@ export async function send(
 			}
 
 			const { statusCode, headers } = response;
-			if (isRateLimited(statusCode, response.body)) {
-				refusals++;
-				const now = Date.now();
-				firstRefusalAt ??= now;
-				const retryAfter = parseRetryAfter(headers);
-				const pause = pacer?.refused(retryAfter) ?? retryAfter ?? backoffMs(refusals);
-				if (now + pause - firstRefusalAt > retryPolicy.rateLimitBudgetMs) {
-					throw rateLimitError(node, summary, label, refusals, now - firstRefusalAt, rate);
-				}
-				// The pacer holds back every request of this credential for the pause; without one, wait here.
-				if (!pacer) await sleep(pause);
-				continue;
-			}
-			pacer?.accepted();
-
-			const isLastAttempt = attempt >= retryPolicy.maxAttempts;
-			const attemptsNote = attempt > 1 ? `, after ${attempt} attempts` : '';
-			attempt++;
-
 			const parsed = parseBody(response.body);
 			if (!parsed.ok) {
 				if (idempotent && !isLastAttempt) {
