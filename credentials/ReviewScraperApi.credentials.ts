@@ -60,7 +60,7 @@ export class ReviewScraperApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://reviews.example.com',
+			placeholder: 'e.g. https://reviews.example.com',
 			description: 'Address of the review profile API, without the /api/v2 path',
 		},
 		{

@@ -62,31 +62,31 @@ export class ScrapingApi implements ICredentialType {
 		baseUrlField(
 			'Scheduling URL',
 			'schedulingUrl',
-			'https://scheduling.example.com',
+			'e.g. https://scheduling.example.com',
 			'Used by the Scraping Scheduler node (every operation) and the Recurring Reviews Trigger',
 		),
 		baseUrlField(
 			'E-Commerce Search URL',
 			'ecommerceUrl',
-			'https://ecommerce-search.example.com',
+			'e.g. https://ecommerce-search.example.com',
 			'Used by the E-Commerce Search node (Product → Search)',
 		),
 		baseUrlField(
 			'Video Scraper URL',
 			'videoScraperUrl',
-			'https://video-scraper.example.com',
+			'e.g. https://video-scraper.example.com',
 			'Used by the Social Scraper node, Video Request → Get Status',
 		),
 		baseUrlField(
 			'Photo Scraper URL',
 			'photoScraperUrl',
-			'https://photo-scraper.example.com',
+			'e.g. https://photo-scraper.example.com',
 			'Used by the Social Scraper node, Photo Post → Search, Get Results and Get Status',
 		),
 		baseUrlField(
 			'Social Scraper URL',
 			'socialScraperUrl',
-			'https://social-scraper.example.com',
+			'e.g. https://social-scraper.example.com',
 			'Used by the Social Scraper node, Social Post → Scrape and Get Results',
 		),
 		{

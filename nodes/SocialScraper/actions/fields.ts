@@ -23,7 +23,7 @@ export const requestIdField = (description: string): INodeProperties => ({
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: '5f0c7a1e-8d2b-4c3e-9a41-0b6f2d7e9c15',
+	placeholder: 'e.g. 5f0c7a1e-8d2b-4c3e-9a41-0b6f2d7e9c15',
 	description,
 });
 
@@ -33,7 +33,7 @@ export const callbackUrlField = (description: string): INodeProperties => ({
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: 'https://your-n8n.example.com/webhook/scrapes',
+	placeholder: 'e.g. https://your-n8n.example.com/webhook/scrapes',
 	description,
 });
 

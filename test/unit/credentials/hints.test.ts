@@ -35,7 +35,7 @@ describe('Scraping API credential form', () => {
 				field.name,
 				expect.stringMatching(/^Used by the /),
 			]);
-			expect(field.placeholder).toMatch(/^https:\/\/[a-z-]+\.example\.com$/);
+			expect(field.placeholder).toMatch(/^e\.g\. https:\/\/[a-z-]+\.example\.com$/);
 			expect(field.required).toBeFalsy();
 		}
 		expect(new Set(urlFields.map((p) => p.placeholder)).size).toBe(urlFields.length);

@@ -17,10 +17,11 @@ const rangeConditions: INodeProperties['options'] = [
 				displayName: 'Operator',
 				name: 'operator',
 				type: 'options',
+				// Listed alphabetically by name, as n8n lists options; the values stay as saved.
 				options: RANGE_OPERATORS.map((operator) => ({
 					name: OPERATOR_LABELS[operator],
 					value: operator,
-				})),
+				})).sort((a, b) => a.name.localeCompare(b.name)),
 				default: 'gte',
 			},
 			{

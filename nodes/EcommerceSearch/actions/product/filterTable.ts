@@ -100,7 +100,7 @@ export const PRODUCT_FILTERS = [
 		parameter: 'rankingPages',
 		field: 'pages',
 		label: 'Ranking Pages',
-		placeholder: '1, 2',
+		placeholder: 'e.g. 1, 2',
 		description:
 			'Keep products shown on these result pages: one number or several separated by commas',
 	},
@@ -109,7 +109,7 @@ export const PRODUCT_FILTERS = [
 		parameter: 'rankingPositions',
 		field: 'positions',
 		label: 'Ranking Positions',
-		placeholder: '1, 2, 3',
+		placeholder: 'e.g. 1, 2, 3',
 		description:
 			'Keep products shown at these positions of their page: one number or several separated by commas',
 	},

@@ -56,7 +56,7 @@ export const searchProperties: INodeProperties[] = [
 		name: 'keyword',
 		type: 'string',
 		default: '',
-		placeholder: 'wireless headphones',
+		placeholder: 'e.g. wireless headphones',
 		description: 'Words to search for across the chosen sources',
 	},
 	{
@@ -64,7 +64,7 @@ export const searchProperties: INodeProperties[] = [
 		name: 'searchUrl',
 		type: 'string',
 		default: '',
-		placeholder: 'https://www.amazon.com/s?k=wireless+headphones',
+		placeholder: 'e.g. https://www.amazon.com/s?k=wireless+headphones',
 		description:
 			'Address of a search-results page of a supported source. Product pages cannot be processed.',
 	},
@@ -82,7 +82,7 @@ export const searchProperties: INodeProperties[] = [
 		name: 'otherSources',
 		type: 'string',
 		default: '',
-		placeholder: 'etsy, newegg',
+		placeholder: 'e.g. etsy, newegg',
 		description: 'Source names missing from the list above, separated by commas',
 	},
 	{
@@ -91,7 +91,7 @@ export const searchProperties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'https://your-n8n.example.com/webhook/products',
+		placeholder: 'e.g. https://your-n8n.example.com/webhook/products',
 		description:
 			'Address that receives the results as a JSON POST, for example the production URL of a Scraping Callback Trigger or Webhook node',
 	},

@@ -107,7 +107,7 @@ export const createProperties: INodeProperties[] = [
 		...profileField('callback', {
 			description:
 				'Address that receives the results of every run, for example the production URL of a Scraping Callback Trigger or Webhook node. For a list of profiles: the callback of each profile that has none.',
-			placeholder: 'https://your-n8n.example.com/webhook/reviews',
+			placeholder: 'e.g. https://your-n8n.example.com/webhook/reviews',
 		}),
 		required: true,
 		displayOptions: { show: { parametersInput: [API_FIELDS] } },

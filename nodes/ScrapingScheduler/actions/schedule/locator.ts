@@ -19,7 +19,7 @@ export const scheduleLocator: INodeProperties = {
 			displayName: 'By ID',
 			name: 'id',
 			type: 'string',
-			placeholder: '42',
+			placeholder: 'e.g. 42',
 			validation: [
 				{
 					type: 'regex',

@@ -18,19 +18,19 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Results',
 				value: 'getResults',
-				description: 'Get the posts found by a completed search',
+				description: 'Get the photo posts found by a completed search',
 				action: 'Get photo post search results',
 			},
 			{
 				name: 'Get Status',
 				value: 'getStatus',
-				description: 'Get the status record of a search request',
+				description: 'Get the status record of a photo post search',
 				action: 'Get the status of a photo post search',
 			},
 			{
 				name: 'Search',
 				value: 'search',
-				description: 'Start a search for posts by keyword or hashtag',
+				description: 'Start a search for photo posts by keyword or hashtag',
 				action: 'Search photo posts',
 			},
 		],

@@ -23,7 +23,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: '#sunset',
+		placeholder: 'e.g. #sunset',
 		description:
 			'Word or hashtag to find posts for. Results come from a general web search, so they may differ from what a logged-in user sees.',
 	},

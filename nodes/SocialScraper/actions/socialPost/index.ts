@@ -17,13 +17,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Results',
 				value: 'getResults',
-				description: 'Get the post extracted by a completed scrape',
+				description: 'Get the social post extracted by a completed scrape',
 				action: 'Get social post scrape results',
 			},
 			{
 				name: 'Scrape',
 				value: 'scrape',
-				description: 'Start extracting the metadata of one post',
+				description: 'Start extracting the metadata of one social post',
 				action: 'Scrape a social post',
 			},
 		],

@@ -23,7 +23,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'https://social.example.com/someone/posts/123456',
+		placeholder: 'e.g. https://social.example.com/someone/posts/123456',
 		description: 'Address of the post whose engagement, caption, comments and media to extract',
 	},
 	callbackUrlField(

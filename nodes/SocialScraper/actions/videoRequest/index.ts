@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Status',
 				value: 'getStatus',
 				description:
-					'Get the status record (created, in_progress, failed, login_required, completed) of a request submitted outside n8n',
+					'Get the status record (created, in_progress, failed, login_required, completed) of a video request submitted outside n8n',
 				action: 'Get the status of a video request',
 			},
 		],
