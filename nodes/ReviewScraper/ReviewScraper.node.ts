@@ -11,6 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as listingAudit from './actions/listingAudit';
 import * as profile from './actions/profile';
 import * as respondJob from './actions/respondJob';
+import { searchRespondJobs } from './methods/listSearch';
 import { callbackResumeWebhooks, resumeWaitingOperation } from '../shared/waiting/resume';
 import { route, type OperationTable } from '../shared/outgoing/router';
 
@@ -30,8 +31,8 @@ export class ReviewScraper implements INodeType {
 		},
 		group: ['transform'],
 		// Newest first, an integer last: test/unit/nodeVersions.test.ts says why.
-		version: [1.2, 1.1, 1],
-		defaultVersion: 1.2,
+		version: [1.3, 1.2, 1.1, 1],
+		defaultVersion: 1.3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Queue review collection jobs for review profiles, read respond jobs and local listing audits',
@@ -71,6 +72,8 @@ export class ReviewScraper implements INodeType {
 			...listingAudit.description,
 		],
 	};
+
+	methods = { listSearch: { searchRespondJobs } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this, operations);

@@ -18,10 +18,14 @@ const TRIGGER_FIELD_CHANGES: Partial<Record<ProfileKey, Partial<INodeProperties>
 		description:
 			'Address of the review profile to collect. Fill at least one of Profile URL, Search Query and Place ID.',
 	},
+	// Starts at 0, not Add's 10: a saved trigger's 0 is not stored, so a new default would change what
+	// it sends, and this node cannot take a new version (n8n reads Receive Large Deliveries from a
+	// type version 1 start node only). 0 sends nothing, as Add does while the field is not added.
 	blocks: {
 		typeOptions: { minValue: 0, numberPrecision: 0 },
 		default: 0,
-		description: 'Number of latest reviews to collect each time; 0 leaves it to the service',
+		description:
+			'Number of latest reviews to collect each time. 0 sends none and leaves the count to the service, as Profile → Add does until Latest Reviews Count is added.',
 	},
 };
 

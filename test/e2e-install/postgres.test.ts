@@ -29,7 +29,10 @@ interface InstalledPackage {
 	installedNodes: Array<{ type: string; latestVersion: number }>;
 }
 
-/** This build again, Review Scraper's versions listed oldest first ([1, 1.1, 1.2]). */
+/** Review Scraper's newest version: the last one listed by the oldest-first build. */
+let newestReviewScraperVersion: number;
+
+/** This build again, Review Scraper's versions listed oldest first (a fractional one last). */
 function oldestFirstBuild(tarball: string): string {
 	const unpacked = path.join(folder, 'oldest-first');
 	mkdirSync(unpacked);
@@ -39,9 +42,17 @@ function oldestFirstBuild(tarball: string): string {
 	writeFileSync(manifestFile, JSON.stringify({ ...manifest, version: OLDEST_FIRST_VERSION }));
 	const nodeFile = path.join(unpacked, 'dist/nodes/ReviewScraper/ReviewScraper.node.js');
 	const code = readFileSync(nodeFile, 'utf8');
-	const reordered = code.replace('version: [1.2, 1.1, 1],', 'version: [1, 1.1, 1.2],');
-	if (reordered === code) throw new Error(`${nodeFile}: no version list [1.2, 1.1, 1] to reorder`);
-	writeFileSync(nodeFile, reordered);
+	const listed = /version: \[([\d., ]+)\],/.exec(code);
+	if (!listed) throw new Error(`${nodeFile}: no version list to reorder`);
+	const oldestFirst = listed[1]
+		.split(',')
+		.map(Number)
+		.sort((a, b) => a - b);
+	newestReviewScraperVersion = oldestFirst[oldestFirst.length - 1];
+	if (Number.isInteger(newestReviewScraperVersion)) {
+		throw new Error(`${nodeFile}: the newest version is whole; this test needs a fractional one`);
+	}
+	writeFileSync(nodeFile, code.replace(listed[0], `version: [${oldestFirst.join(', ')}],`));
 	return unpacked;
 }
 
@@ -85,14 +96,17 @@ describe("n8n's community-node installer on PostgreSQL", () => {
 		expect(await client.rest<InstalledPackage[]>('GET', '/community-packages')).toEqual([]);
 	});
 
-	it('the same build with a node listing 1.2 last: refused by n8n 1.x, installed by 2.41', async () => {
+	it('the same build with a node listing a fractional version last: refused by n8n 1.x, installed by 2.41', async () => {
 		const { client } = installer;
 		const install = client.rest<InstalledPackage>('POST', '/community-packages', {
 			name: packageName,
 			version: OLDEST_FIRST_VERSION,
 		});
 		if (n8nMajor() < 2) {
-			await expect(install).rejects.toThrow(/invalid input syntax for type integer: \\?"1\.2\\?"/);
+			const quoted = String(newestReviewScraperVersion).replace('.', '\\.');
+			await expect(install).rejects.toThrow(
+				new RegExp(`invalid input syntax for type integer: \\\\?"${quoted}\\\\?"`),
+			);
 			return;
 		}
 		// n8n 2.x made the column a double (migration ChangeInstalledNodeVersionType).
@@ -100,7 +114,7 @@ describe("n8n's community-node installer on PostgreSQL", () => {
 		expect(
 			installed.installedNodes.find((node) => node.type === `${packageName}.reviewScraper`)
 				?.latestVersion,
-		).toBe(1.2);
+		).toBe(newestReviewScraperVersion);
 		await client.rest('DELETE', `/community-packages?name=${encodeURIComponent(packageName)}`);
 	});
 });

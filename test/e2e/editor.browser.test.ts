@@ -11,7 +11,13 @@ import {
 	type Browser,
 } from './harness/browser';
 import { loadExamples, prepareExample } from './harness/examples';
-import { builtCredentialTypes, builtNodeDescriptions, packageManifest } from './harness/fixtures';
+import {
+	builtCredentialTypes,
+	builtNodeDescriptions,
+	createSimulatorCredentials,
+	packageManifest,
+	startSimulator,
+} from './harness/fixtures';
 import { artifactsDir } from './harness/paths';
 import { connect, type SuiteState } from './harness/state';
 
@@ -153,7 +159,8 @@ async function openNode(
 	const { client } = connect();
 	const { name: packageName } = packageManifest();
 	const { id } = await client.createWorkflow({
-		name: `editor check: ${description.displayName} ${JSON.stringify(parameters)}`,
+		// n8n takes a workflow name of at most 128 characters.
+		name: `editor check: ${description.displayName} ${JSON.stringify(parameters)}`.slice(0, 128),
 		nodes: [
 			{
 				id: `editor-${description.name}`,
@@ -429,8 +436,14 @@ describe('the n8n editor in Chromium', () => {
 					expect(text).toContain(description.displayName);
 					expect(text).not.toMatch(ERROR_TEXT);
 					if (resource) await expect(parameterValue('operation')).resolves.toBeTruthy();
+					const picker = ndv.locator(
+						'[data-test-id="parameter-input-jobId"] [data-test-id="rlc-input"]',
+					);
 					const jobId = ndv.locator('[data-test-id="parameter-input-jobId"] input').first();
-					if (await jobId.count()) {
+					if (await picker.count()) {
+						// A list to pick from (Respond Job → Get from 1.3): nothing picked yet.
+						await expect(picker.first().inputValue()).resolves.toBe('');
+					} else if (await jobId.count()) {
 						await expect(jobId.inputValue()).resolves.toBe('');
 						await expect(jobId.getAttribute('placeholder')).resolves.toMatch(/^e\.g\. \d+$/);
 					}
@@ -457,17 +470,66 @@ describe('the n8n editor in Chromium', () => {
 	);
 
 	it(
-		'keeps a Job ID saved as a number before it became a text field',
+		'keeps a Job ID saved as a number before it became a text field (version 1.2)',
 		step('saved-job-id', async () => {
-			const ndv = await openNode(describedNode('reviewScraper'), {
-				resource: 'respondJob',
-				operation: 'get',
-				jobId: 7001,
-			});
+			const ndv = await openNode(
+				describedNode('reviewScraper'),
+				{ resource: 'respondJob', operation: 'get', jobId: 7001 },
+				1.2,
+			);
 			await expect(
 				ndv.locator('[data-test-id="parameter-input-jobId"] input').first().inputValue(),
 			).resolves.toBe('7001');
 			await page.keyboard.press('Escape');
+		}),
+	);
+
+	it(
+		"Respond Job → Get (1.3) lists the account's respond jobs to pick from; a saved text date shows in Reviews Since",
+		step('respond-job-picker', async () => {
+			const simulator = await startSimulator();
+			try {
+				const { client } = connect();
+				const { reviewScraperApi } = await createSimulatorCredentials(
+					client,
+					simulator,
+					'editor respond jobs',
+				);
+				const description = describedNode('reviewScraper');
+				const ndv = await openNode(
+					description,
+					{ resource: 'respondJob', operation: 'get' },
+					latestVersion(description),
+					{ reviewScraperApi },
+				);
+				await ndv.locator('[data-test-id="rlc-input"]').first().click();
+				const items = page.locator('[data-test-id="rlc-item"]:visible');
+				await items.first().waitFor();
+				const shown = await items.allInnerTexts();
+				expect(shown.map((text) => text.trim().match(/^#(\d+)/)?.[1])).toEqual(
+					simulator.state.respondJobs.map((job) => String(job.job_id)),
+				);
+				await shot('respond-job-from-list');
+				await items.nth(1).click();
+				await expect(
+					ndv.locator('[data-test-id="rlc-input"]').first().inputValue(),
+				).resolves.toContain(`#${simulator.state.respondJobs[1].job_id}`);
+				await page.keyboard.press('Escape');
+
+				const add = await openNode(description, {
+					resource: 'profile',
+					operation: 'add',
+					url: 'https://www.example.com/biz/editor',
+					additionalFields: { fromDate: '2026-01-31' },
+				});
+				await expect(
+					add.locator('[data-test-id="parameter-input-fromDate"] input').first().inputValue(),
+				).resolves.toContain('2026-01-31');
+				await shot('reviews-since-date');
+				await page.keyboard.press('Escape');
+			} finally {
+				await simulator.stop();
+			}
 		}),
 	);
 

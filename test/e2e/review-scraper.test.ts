@@ -138,6 +138,87 @@ describe('Review Scraper in an activated workflow', () => {
 		expect(run.output('Review Scraper')[0].job_id).toBe(target.job_id);
 	});
 
+	it("Respond Job → Get on 1.3: From List lists the account's jobs; a pick, an ID and a workflow saved on 1.2 each read it", async () => {
+		const target = simulator.state.respondJobs[1];
+		const listed = await client.rest<{ results: Array<{ name: string; value: string }> }>(
+			'POST',
+			'/dynamic-node-parameters/resource-locator-results',
+			{
+				path: 'parameters.jobId',
+				nodeTypeAndVersion: { name: REVIEW_SCRAPER, version: 1.3 },
+				methodName: 'searchRespondJobs',
+				filter: `#${target.job_id}`,
+				currentNodeParameters: {
+					resource: 'respondJob',
+					operation: 'get',
+					jobId: { __rl: true, mode: 'list', value: '' },
+				},
+				credentials: { reviewScraperApi: credential },
+			},
+		);
+		expect(listed.results.map((option) => option.value)).toEqual([String(target.job_id)]);
+		expect(listed.results[0].name).toContain(`#${target.job_id} ${target.status}`);
+
+		const run = await runThroughWebhook(client, 'e2e respond job versions', [
+			reviewScraper(
+				{
+					resource: 'respondJob',
+					operation: 'get',
+					jobId: { __rl: true, mode: 'list', value: listed.results[0].value },
+				},
+				{ name: 'Picked', typeVersion: 1.3 },
+			),
+			reviewScraper(
+				{
+					resource: 'respondJob',
+					operation: 'get',
+					jobId: { __rl: true, mode: 'id', value: '={{ $json.job_id }}' },
+				},
+				{ name: 'By ID', typeVersion: 1.3 },
+			),
+			reviewScraper(
+				{ resource: 'respondJob', operation: 'get', jobId: '={{ $json.job_id }}' },
+				{ name: 'Saved On 1.2', typeVersion: 1.2 },
+			),
+		]);
+		const held = await direct(`/api/v2/responds/jobs/${target.job_id}`);
+		for (const name of ['Picked', 'By ID', 'Saved On 1.2']) {
+			expect([name, run.output(name)]).toEqual([name, [held]]);
+		}
+	});
+
+	it('Profile → Add sends the day of Reviews Since, whether picked (1.3) or typed as text on 1.2', async () => {
+		const run = await runThroughWebhook(client, 'e2e reviews since', [
+			reviewScraper(
+				{
+					resource: 'profile',
+					operation: 'add',
+					url: 'https://www.example.com/biz/e2e-since-picked',
+					additionalFields: { fromDate: '2026-01-31' },
+				},
+				{ name: 'Picked', typeVersion: 1.3 },
+			),
+			reviewScraper(
+				{
+					resource: 'profile',
+					operation: 'add',
+					url: 'https://www.example.com/biz/e2e-since-text',
+					additionalFields: { fromDate: '2026-02-01' },
+				},
+				{ name: 'Typed', typeVersion: 1.2 },
+			),
+		]);
+		expect(run.output('Typed')[0]).toMatchObject({ success: true });
+		const sent = reviewRequests('/api/v2/profiles/add').map((r) => [
+			r.query.url,
+			r.query.from_date,
+		]);
+		expect(sent).toEqual([
+			['https://www.example.com/biz/e2e-since-picked', '2026-01-31'],
+			['https://www.example.com/biz/e2e-since-text', '2026-02-01'],
+		]);
+	});
+
 	it('Listing Audit → Get returns the audit of a job, raw or with one shape per source', async () => {
 		const jobId = simulator.state.respondJobs[0].job_id;
 		const held = (await direct(`/api/v2/local_naps/local_nap?job_id=${jobId}`)) as {

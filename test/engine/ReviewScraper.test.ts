@@ -1,4 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+
+import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
 
 import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
 import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
@@ -129,6 +131,25 @@ describe('Profile → Add', () => {
 		} finally {
 			await receiver.close();
 		}
+	});
+
+	it.each([
+		['the date picker', '2026-01-31T00:00:00', '2026-01-31'],
+		['a text date saved while the field was text', '2026-01-31', '2026-01-31'],
+		[
+			'an expression giving a DateTime',
+			"={{ DateTime.fromISO('2026-01-31T23:30:00') }}",
+			'2026-01-31',
+		],
+		['an expression giving an ISO text', "={{ '2026-01-31T08:00:00.000Z' }}", '2026-01-31'],
+	])('sends the day of Reviews Since given by %s as from_date', async (_how, fromDate, sent) => {
+		const run = await runNode(
+			context.sim,
+			addProfile({ url: 'https://reviews.example.com/biz/1', additionalFields: { fromDate } }),
+		);
+		expect(run.status).toBe('success');
+		const [request] = context.sim.requests();
+		expect(request.query).toEqual({ url: 'https://reviews.example.com/biz/1', from_date: sent });
 	});
 
 	it("does not send an empty Only Reviews Since Job (the field's default)", async () => {
@@ -471,6 +492,50 @@ describe('Respond Job', () => {
 		});
 		expect(missing.status).toBe('error');
 		expect(missing.nodeError('Node Under Test')).toMatchObject({ httpCode: '404' });
+	});
+
+	it('Get (1.3) picks the job from the list, searched by its shown name, or by ID; a 1.2 text ID still reads', async () => {
+		const { reviewScraperApi } = credentialsFor(context.sim);
+		const loadOptions = {
+			getNode: () => ({ name: 'Review Scraper', typeVersion: 1.3 }),
+			getCredentials: async () => reviewScraperApi,
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
+					const response = await fetch(`${options.url}`, {
+						headers: { 'spiderman-token': String(reviewScraperApi.apiToken) },
+					});
+					return { statusCode: response.status, headers: {}, body: await response.json() };
+				},
+			},
+		} as unknown as ILoadOptionsFunctions;
+		const search = new ReviewScraper().methods.listSearch.searchRespondJobs;
+		const jobs = (
+			await runNode(context.sim, {
+				type: TYPE,
+				parameters: { resource: 'respondJob', operation: 'getAll', returnAll: true },
+			})
+		).items();
+		const listed = await search.call(loadOptions);
+		expect(listed.results.map((option) => option.value)).toEqual(
+			jobs.map((job) => String(job.job_id)),
+		);
+		const [first] = jobs;
+		const found = await search.call(loadOptions, String(first.job_id));
+		expect(found.results.map((option) => option.value)).toContain(String(first.job_id));
+		expect(found.results.length).toBeLessThanOrEqual(listed.results.length);
+
+		for (const [mode, typeVersion, jobId] of [
+			['list', 1.3, { __rl: true, mode: 'list', value: String(first.job_id) }],
+			['id', 1.3, { __rl: true, mode: 'id', value: ` ${first.job_id} ` }],
+			['text', 1.2, String(first.job_id)],
+		] as const) {
+			const one = await runNode(context.sim, {
+				type: TYPE,
+				typeVersion,
+				parameters: { resource: 'respondJob', operation: 'get', jobId },
+			});
+			expect([mode, one.items()]).toEqual([mode, [first]]);
+		}
 	});
 
 	it('retries a GET through 503 and 429 and succeeds', async () => {

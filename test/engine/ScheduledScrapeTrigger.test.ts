@@ -259,3 +259,16 @@ describe('Scheduled Scrape Trigger deliveries', () => {
 		},
 	);
 });
+
+describe('Recurring Reviews Trigger: what its defaults send', () => {
+	it('leaves Latest Reviews Count and External Identifier to the service until they are set', async () => {
+		const node = trigger({ collect: 'profile', url: 'https://reviews.example.com/biz/pizza' });
+		expect(await node.lifecycle('create')).toBe(true);
+		const [schedule] = await schedules();
+		const sent = (schedule.payload as IDataObject).query_params as IDataObject;
+		expect(sent.url).toBe('https://reviews.example.com/biz/pizza');
+		expect(sent).not.toHaveProperty('blocks');
+		expect(sent).not.toHaveProperty('external_identifier');
+		expect(await node.lifecycle('delete')).toBe(true);
+	});
+});

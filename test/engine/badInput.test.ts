@@ -99,7 +99,13 @@ const range = (...conditions: Array<[string, unknown]>) => ({
 });
 
 // [case, node, input items, field named in the error, item named in the error]
-type Case = [string, { type: string; parameters: IDataObject }, IDataObject[], RegExp, number];
+type Case = [
+	string,
+	{ type: string; typeVersion?: number; parameters: IDataObject },
+	IDataObject[],
+	RegExp,
+	number,
+];
 
 const cases: Case[] = [
 	[
@@ -299,16 +305,49 @@ const cases: Case[] = [
 		0,
 	],
 	[
-		'respond job get: zero id',
-		{ type: TYPES.review, parameters: { resource: 'respondJob', operation: 'get', jobId: 0 } },
+		'respond job get (1.2, a text ID): zero id',
+		{
+			type: TYPES.review,
+			typeVersion: 1.2,
+			parameters: { resource: 'respondJob', operation: 'get', jobId: 0 },
+		},
 		[{}],
 		/^Respond Job ID must be at least 1/,
 		0,
 	],
 	[
-		'respond job get: id as words',
+		'respond job get (1.3, from the list or by ID): zero id',
 		{
 			type: TYPES.review,
+			parameters: {
+				resource: 'respondJob',
+				operation: 'get',
+				jobId: { __rl: true, mode: 'id', value: '0' },
+			},
+		},
+		[{}],
+		/^Respond Job must be at least 1/,
+		0,
+	],
+	[
+		'respond job get (1.3): an expression giving words',
+		{
+			type: TYPES.review,
+			parameters: {
+				resource: 'respondJob',
+				operation: 'get',
+				jobId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			},
+		},
+		[{ id: 'abc' }],
+		/^Respond Job must be a whole number, got string "abc" \(item 0\)/,
+		0,
+	],
+	[
+		'respond job get (1.2): id as words',
+		{
+			type: TYPES.review,
+			typeVersion: 1.2,
 			parameters: { resource: 'respondJob', operation: 'get', jobId: '={{ $json.id }}' },
 		},
 		[{ id: 'abc' }],
@@ -333,8 +372,12 @@ const cases: Case[] = [
 		0,
 	],
 	[
-		'respond job get: an id typed with a fraction',
-		{ type: TYPES.review, parameters: { resource: 'respondJob', operation: 'get', jobId: '12.5' } },
+		'respond job get (1.2): an id typed with a fraction',
+		{
+			type: TYPES.review,
+			typeVersion: 1.2,
+			parameters: { resource: 'respondJob', operation: 'get', jobId: '12.5' },
+		},
 		[{}],
 		/^Respond Job ID must be a whole number, got string "12.5" \(item 0\)/,
 		0,
@@ -763,12 +806,13 @@ describe('bad input is refused before any request, naming the field and the item
 
 	// The field starts empty (not 0), so n8n itself refuses to run the node until it is filled.
 	it.each([
-		['respondJob', 'Respond Job ID'],
-		['listingAudit', 'Profile Job ID'],
+		['respondJob', 'Respond Job', undefined],
+		['respondJob', 'Respond Job ID', 1.2],
+		['listingAudit', 'Profile Job ID', undefined],
 	])(
-		'%s → Get with %s left at its default: n8n names the field before anything runs',
-		async (resource, label) => {
-			const node = { type: TYPES.review, parameters: { resource, operation: 'get' } };
+		'%s → Get with %s left at its default (version %s): n8n names the field before anything runs',
+		async (resource, label, typeVersion) => {
+			const node = { type: TYPES.review, typeVersion, parameters: { resource, operation: 'get' } };
 			await expect(runNode(context.sim, node, [{}])).rejects.toThrow(
 				`Parameter "${label}" is required`,
 			);

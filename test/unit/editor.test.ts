@@ -180,8 +180,15 @@ describe('smaller points of a first hour', () => {
 
 	it('starts no Job ID, and no other required number, at 0', () => {
 		const jobIds = all.flatMap(({ properties }) => properties).filter((p) => p.name === 'jobId');
-		expect(jobIds.length).toBe(2);
+		// Respond Job ID (to 1.2), Respond Job (a list from 1.3), Profile Job ID.
+		expect(jobIds.map((p) => p.type).sort()).toEqual(['resourceLocator', 'string', 'string']);
 		for (const jobId of jobIds) {
+			if (jobId.type === 'resourceLocator') {
+				expect(jobId).toMatchObject({ default: { mode: 'list', value: '' }, required: true });
+				const byId = jobId.modes?.find((mode) => mode.name === 'id');
+				expect(byId?.placeholder).toMatch(/^e\.g\. \d+$/);
+				continue;
+			}
 			expect(jobId).toMatchObject({ type: 'string', default: '', required: true });
 			expect(jobId.placeholder).toMatch(/^e\.g\. \d+$/);
 		}

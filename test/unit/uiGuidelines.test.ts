@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import {
 	NodeHelpers,
 	type INodeProperties,
@@ -10,7 +7,7 @@ import {
 
 import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
 import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
-import { packageNodes, repoRoot } from './nodeClasses';
+import { packageNodes } from './nodeClasses';
 
 /**
  * n8n's UI guidelines for nodes ("Design your node's user interface" and "UX guidelines for
@@ -436,65 +433,6 @@ const unique = (violations: Violation[]) => [
 ];
 const allViolations = unique(models.flatMap(violationsOf));
 
-/**
- * PENDING: violations in files another change is rewriting right now (nodes/shared/outgoing/
- * profileFields.ts and profile.ts, nodes/ReviewScraper/**, nodes/ScheduledScrapeTrigger/**), left
- * for it to fix. Each entry matches by rule and text (a shared field's text shows in several nodes)
- * and names the file that holds the text; the tests below fail when an entry no longer matches a
- * violation or the file no longer holds the text, so the list shrinks as they are fixed.
- */
-const PENDING: Array<{ rule: Rule; text: string; file: string; change: string }> = [
-	// placeholder example: Profile URL, Search Query, Place ID, Only Reviews Since Job and Callback
-	// URL of Profile → Add / Add Many, the Scraping Scheduler's Create and the Recurring Reviews Trigger.
-	{
-		rule: 'placeholder example',
-		text: 'https://www.example.com/biz/some-business',
-		file: 'nodes/shared/outgoing/profileFields.ts',
-		change: 'e.g. https://www.example.com/biz/some-business',
-	},
-	{
-		rule: 'placeholder example',
-		text: 'Pizza Palace Berlin Mitte',
-		file: 'nodes/shared/outgoing/profileFields.ts',
-		change: 'e.g. Pizza Palace Berlin Mitte',
-	},
-	{
-		rule: 'placeholder example',
-		text: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
-		file: 'nodes/shared/outgoing/profileFields.ts',
-		change: 'e.g. ChIJN1t_tDeuEmsRUsoyG83frY4',
-	},
-	{
-		rule: 'placeholder example',
-		text: '10001',
-		file: 'nodes/shared/outgoing/profileFields.ts',
-		change: 'e.g. 10001',
-	},
-	{
-		rule: 'placeholder example',
-		text: 'https://your-n8n.example.com/webhook/reviews',
-		file: 'nodes/shared/outgoing/profileFields.ts',
-		change: 'e.g. https://your-n8n.example.com/webhook/reviews',
-	},
-	// placeholder example: Profile → Add Many's List Field.
-	{
-		rule: 'placeholder example',
-		text: 'body.profiles',
-		file: 'nodes/ReviewScraper/actions/profile/addMany.operation.ts',
-		change: 'e.g. body.profiles',
-	},
-	// operation names the resource: Profile → Add Many's description does not say "profile".
-	{
-		rule: 'operation names the resource',
-		text: 'Queue one job per input item, sent in bulk requests',
-		file: 'nodes/ReviewScraper/actions/profile/index.ts',
-		change: 'Queue one review profile job per input item, sent in bulk requests',
-	},
-];
-
-const isPending = (v: Violation) =>
-	PENDING.some((entry) => entry.rule === v.rule && entry.text === v.text);
-
 const describeViolations = (violations: Violation[]) =>
 	violations.map(({ owner, path, text }) => `${owner}: ${path}: ${JSON.stringify(text)}`);
 
@@ -519,21 +457,9 @@ describe("n8n's UI guidelines, read from every node and credential description",
 		...Object.entries(RULES).map(([rule, { guideline }]) => [rule, guideline]),
 		...Object.entries(FIELD_RULES).map(([rule, { guideline }]) => [rule, guideline]),
 	])('%s: %s', (rule) => {
-		const open = allViolations.filter((v) => v.rule === rule && !isPending(v));
+		const open = allViolations.filter((v) => v.rule === rule);
 		expect(describeViolations(open)).toEqual([]);
 	});
-});
-
-describe('PENDING: violations left to the change under way in their files', () => {
-	it.each(PENDING.map((entry) => [`${entry.rule}: ${JSON.stringify(entry.text)}`, entry]))(
-		'%s is still a violation, and its file still holds the text',
-		(_label, entry) => {
-			expect(
-				allViolations.filter((v) => v.rule === entry.rule && v.text === entry.text).length,
-			).toBeGreaterThan(0);
-			expect(readFileSync(join(repoRoot, entry.file), 'utf8')).toContain(entry.text);
-		},
-	);
 });
 
 // ---------------------------------------------------------------------------------------------

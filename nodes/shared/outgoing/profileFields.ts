@@ -14,27 +14,29 @@ const FIELDS: Record<ProfileKey, Omit<INodeProperties, 'displayName' | 'name'>> 
 	url: {
 		type: 'string',
 		default: '',
-		placeholder: 'https://www.example.com/biz/some-business',
+		placeholder: 'e.g. https://www.example.com/biz/some-business',
 		description: 'Address of the review profile to collect',
 	},
 	query: {
 		type: 'string',
 		default: '',
-		placeholder: 'Pizza Palace Berlin Mitte',
+		placeholder: 'e.g. Pizza Palace Berlin Mitte',
 		description: 'Search query that shows the listing (Google review profiles only)',
 	},
 	place_id: {
 		type: 'string',
 		default: '',
-		placeholder: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
+		placeholder: 'e.g. ChIJN1t_tDeuEmsRUsoyG83frY4',
 		description: 'Place identifier of a Google profile',
 	},
+	// A date-only picker stores "YYYY-MM-DD", what the service takes and what the text field this
+	// was held, so saved values show and read as before; an expression's timestamp is cut to its day.
 	from_date: {
-		type: 'string',
+		type: 'dateTime',
+		typeOptions: { dateOnly: true },
 		default: '',
-		placeholder: 'YYYY-MM-DD',
 		description:
-			'A date (YYYY-MM-DD): only reviews published on or after it. For the reviews new since an earlier job, use Only Reviews Since Job.',
+			'Only reviews published on or after this day are collected. For the reviews new since an earlier job, use Only Reviews Since Job.',
 	},
 	blocks: {
 		type: 'number',
@@ -45,14 +47,14 @@ const FIELDS: Record<ProfileKey, Omit<INodeProperties, 'displayName' | 'name'>> 
 	diff: {
 		type: 'string',
 		default: '',
-		placeholder: '10001',
+		placeholder: 'e.g. 10001',
 		description:
 			'The job_id of an earlier job of this profile: only reviews that job did not collect are fetched. Not a date: for one, use Reviews Since.',
 	},
 	callback: {
 		type: 'string',
 		default: '',
-		placeholder: 'https://your-n8n.example.com/webhook/reviews',
+		placeholder: 'e.g. https://your-n8n.example.com/webhook/reviews',
 		description:
 			'Address that receives the reviews when the job is complete, for example the production URL of a Scraping Callback Trigger or Webhook node',
 	},

@@ -65,9 +65,13 @@ export class FieldReader {
 		return number;
 	}
 
-	/** Accepts `YYYY-MM-DD` or an ISO timestamp (what n8n's date picker and `$now` give) and sends the date part. */
+	/**
+	 * Accepts `YYYY-MM-DD`, an ISO timestamp (n8n's date picker) or a date object (an expression such
+	 * as `$today.minus({ days: 7 })` hands the node a Luxon DateTime) and sends the date part, as
+	 * the user's own calendar shows it.
+	 */
 	optionalDate(field: string, value: unknown): string | undefined {
-		const text = this.optionalString(field, value);
+		const text = this.optionalString(field, dateObjectAsText(value));
 		if (text === undefined) return undefined;
 		const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/.exec(text);
 		const date = match ? new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])) : undefined;
@@ -147,4 +151,14 @@ export function parseJsonParameter(
 		throw read.fail(field, 'must be a list of JSON objects');
 	}
 	return parsed as IDataObject | IDataObject[];
+}
+
+/** A Luxon DateTime in its own zone, a JS Date in UTC; anything else unchanged. */
+function dateObjectAsText(value: unknown): unknown {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : value.toISOString();
+	const luxonLike = value as { isValid?: boolean; toISO?: () => string | null } | null;
+	if (typeof luxonLike?.toISO === 'function' && luxonLike.isValid === true) {
+		return luxonLike.toISO() ?? value;
+	}
+	return value;
 }

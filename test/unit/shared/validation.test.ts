@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -32,6 +33,17 @@ describe('FieldReader', () => {
 		['2026-01-05 08:00', '2026-01-05'],
 	])('accepts the date %s as %s', (input, sent) => {
 		expect(read.optionalDate('Reviews Since', input)).toBe(sent);
+	});
+
+	it('takes the day of a date object as the user sees it: a Luxon DateTime in its zone, a Date in UTC', () => {
+		const berlinMidnight = DateTime.fromISO('2026-11-22T00:30:00', { zone: 'Europe/Berlin' });
+		expect(read.optionalDate('Reviews Since', berlinMidnight)).toBe('2026-11-22');
+		expect(read.optionalDate('Reviews Since', new Date(Date.UTC(2026, 10, 21, 23, 30)))).toBe(
+			'2026-11-21',
+		);
+		expect(
+			errorOf(() => read.optionalDate('Reviews Since', DateTime.invalid('x'))).message,
+		).toMatch(/^Reviews Since must be text/);
 	});
 
 	it.each(['2023-02-29', '2026-13-01', '22/11/2026', 'yesterday', '2026-1-5'])(

@@ -52,7 +52,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'profiles',
 		required: true,
-		placeholder: 'body.profiles',
+		placeholder: 'e.g. body.profiles',
 		description: `Field of the input item that holds the list of profiles (dots for nested fields, e.g. body.profiles); each element has the fields ${listOfKeys(PROFILE_KEYS.map((key) => (key === 'url' ? 'URL' : key)))}`,
 		displayOptions: { show: { inputMode: ['listField'] } },
 	},

@@ -23,7 +23,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Add Many',
 				value: 'addMany',
-				description: 'Queue one job per input item, sent in bulk requests',
+				description: 'Queue one review profile job per input item, sent in bulk requests',
 				action: 'Add many review profiles',
 			},
 		],

@@ -1,0 +1,31 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { send } from '../../shared/outgoing/transport';
+
+const TEXT_SHOWN = 40;
+
+/** The respond jobs of the account, for Respond Job → Get's From List; the search matches the shown name. */
+export async function searchRespondJobs(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const jobs = await send.call(this, {
+		api: 'review',
+		method: 'GET',
+		path: '/api/v2/responds/jobs',
+	});
+	const needle = (filter ?? '').trim().toLowerCase();
+	const results = (Array.isArray(jobs) ? (jobs as IDataObject[]) : [])
+		.filter((job) => job.job_id !== undefined && job.job_id !== null)
+		.map((job) => {
+			const text = String(job.text ?? '');
+			const shown = text.length > TEXT_SHOWN ? `${text.slice(0, TEXT_SHOWN)}…` : text;
+			return {
+				name: `#${job.job_id} ${job.status ?? ''}: ${shown || job.profile_url || ''}`.trim(),
+				value: String(job.job_id),
+				url: typeof job.profile_url === 'string' ? job.profile_url : undefined,
+			};
+		})
+		.filter((option) => needle === '' || option.name.toLowerCase().includes(needle));
+	return { results };
+}
