@@ -1,11 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
+import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
+import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
 import { DEFAULT_CONFIG, HOUR_MS } from '../../simulator/config';
 import { UNRESOLVED_FOR_MS } from '../../simulator/lookup';
+import { packageNodes } from './nodeClasses';
 
 /**
- * Every figure of the README, CONTRIBUTING.md and docs/ (a ratio, a share, a duration, a size, a
+ * Every figure of the README, CONTRIBUTING.md, docs/ and the editor's texts (a ratio, a share, a duration, a size, a
  * rate, a count of tests) comes from a committed result or from code: each allowed figure below
  * reads its source, so a changed source fails here, and a figure of the docs that no entry allows
  * fails too. The generated blocks (compat-table, patterns-table, code-map) and docs/results/ are
@@ -25,7 +28,37 @@ function markdownUnder(folder: string): string[] {
 	});
 }
 
-const documents = ['README.md', 'CONTRIBUTING.md', ...markdownUnder('docs')];
+/** The editor's texts (every node's and credential's labels, descriptions, hints, notices, panels). */
+const EDITOR = 'the editor';
+const TEXT_KEYS = new Set([
+	'displayName',
+	'description',
+	'hint',
+	'placeholder',
+	'action',
+	'header',
+	'executionsHelp',
+	'activationHint',
+	'active',
+	'inactive',
+	'subtitle',
+]);
+function editorTexts(value: unknown, key = ''): string[] {
+	if (typeof value === 'string') return TEXT_KEYS.has(key) ? [value] : [];
+	if (Array.isArray(value)) return value.flatMap((entry) => editorTexts(entry, key));
+	if (value && typeof value === 'object') {
+		return Object.entries(value).flatMap(([name, entry]) => editorTexts(entry, name));
+	}
+	return [];
+}
+const editorLines = [
+	...packageNodes.flatMap(({ node }) => editorTexts(node.description)),
+	...[new ReviewScraperApi(), new ScrapingApi()].flatMap((credential) =>
+		editorTexts(credential.properties),
+	),
+];
+
+const documents = ['README.md', 'CONTRIBUTING.md', ...markdownUnder('docs'), EDITOR];
 
 const number = String.raw`\d[\d,]*(?:\.\d+)?`;
 const list = String.raw`${number}(?:(?:, | to |–|-| and |, and )${number})*`;
@@ -67,19 +100,17 @@ function figuresOf(file: string): Found[] {
 	const found: Found[] = [];
 	let fenced = false;
 	let generated = false;
-	read(file)
-		.split('\n')
-		.forEach((text, index) => {
-			if (/^\s*```/.test(text)) fenced = !fenced;
-			else if (/<!-- [\w-]+:start -->/.test(text)) generated = true;
-			else if (/<!-- [\w-]+:end -->/.test(text)) generated = false;
-			else if (!fenced && !generated) {
-				for (const [match] of text.replace(/`[^`\n]*`/g, '').matchAll(figurePattern)) {
-					const figure = match.replace(/\*/g, '').toLowerCase();
-					found.push({ file, line: index + 1, text, figure });
-				}
+	(file === EDITOR ? editorLines : read(file).split('\n')).forEach((text, index) => {
+		if (/^\s*```/.test(text)) fenced = !fenced;
+		else if (/<!-- [\w-]+:start -->/.test(text)) generated = true;
+		else if (/<!-- [\w-]+:end -->/.test(text)) generated = false;
+		else if (!fenced && !generated) {
+			for (const [match] of text.replace(/`[^`\n]*`/g, '').matchAll(figurePattern)) {
+				const figure = match.replace(/\*/g, '').toLowerCase();
+				found.push({ file, line: index + 1, text, figure });
 			}
-		});
+		}
+	});
 	return found;
 }
 
@@ -217,7 +248,7 @@ const allowed: Allowed[] = [
 	// n8n's own limits and settings.
 	{
 		figure: '16 mib',
-		in: [README, delivery],
+		in: [README, delivery, EDITOR],
 		source: "n8n's default N8N_PAYLOAD_SIZE_MAX (@n8n/config, endpoints.config.js)",
 		expected: () =>
 			`${constantIn(packageFile('@n8n/config', 'dist/configs/endpoints.config.js'), 'this.payloadSizeMax')} mib`,
@@ -235,7 +266,7 @@ const allowed: Allowed[] = [
 	},
 	{
 		figure: '2 minutes',
-		in: testPanels,
+		in: [...testPanels, EDITOR],
 		source: 'how long n8n listens for a test event, as the trigger panel says (nodes/…/panel.ts)',
 		expected: () => `${listensMinutes()} minutes`,
 	},
@@ -266,7 +297,7 @@ const allowed: Allowed[] = [
 	// The service (the simulator implements production's behaviour, REAL-SERVICE.md).
 	{
 		figure: '2, 6 and 24 hours',
-		in: [README, CONTRIBUTING, delivery],
+		in: [README, CONTRIBUTING, delivery, EDITOR],
 		source: "the service's callback retries (simulator/config.ts serviceDelaysMs)",
 		expected: () => `${listed(serviceRetryHours)} hours`,
 	},
@@ -320,13 +351,13 @@ const allowed: Allowed[] = [
 	// The nodes.
 	{
 		figure: '128 mib',
-		in: [README, delivery],
+		in: [README, delivery, EDITOR],
 		source: 'nodes/shared/incoming/trigger/options.ts LARGE_DELIVERY_LIMIT_MIB',
 		expected: () => `${node.largeDeliveryLimitMiB()} mib`,
 	},
 	{
 		figure: '2 days',
-		in: [README, delivery],
+		in: [README, delivery, EDITOR],
 		source: 'nodes/shared/waiting/fields.ts DEFAULT_TIME_LIMIT_MINUTES',
 		expected: () => `${node.timeLimitDays()} days`,
 	},
@@ -350,7 +381,7 @@ const allowed: Allowed[] = [
 	},
 	{
 		figure: '10 per second',
-		in: ['docs/limits.md'],
+		in: ['docs/limits.md', EDITOR],
 		source: 'nodes/shared/outgoing/transport/apis.ts DEFAULT_REQUESTS_PER_SECOND',
 		expected: () => `${node.requestsPerSecond()} per second`,
 	},
@@ -553,11 +584,12 @@ const allows = (entry: Allowed, figure: Found): boolean =>
 	entry.in.includes(figure.file) &&
 	(entry.near === undefined || figure.text.includes(entry.near));
 
-describe('figures in README.md, CONTRIBUTING.md and docs/', () => {
+describe("figures in README.md, CONTRIBUTING.md, docs/ and the editor's texts", () => {
 	it('are found by the scan (it reads the documents it should)', () => {
 		expect(documents).toEqual(expect.arrayContaining(['README.md', 'docs/performance.md']));
 		expect(documents.some((file) => file.startsWith('docs/results/'))).toBe(false);
 		expect(found.length).toBeGreaterThan(40);
+		expect(found.filter((figure) => figure.file === EDITOR).length).toBeGreaterThan(10);
 	});
 
 	it.each(allowed.map((entry) => [entry.figure, entry.in.join(', '), entry] as const))(
