@@ -23,7 +23,6 @@ export async function searchRespondJobs(
 			return {
 				name: `#${job.job_id} ${job.status ?? ''}: ${shown || job.profile_url || ''}`.trim(),
 				value: String(job.job_id),
-				url: typeof job.profile_url === 'string' ? job.profile_url : undefined,
 			};
 		})
 		.filter((option) => needle === '' || option.name.toLowerCase().includes(needle));
