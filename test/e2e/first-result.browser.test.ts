@@ -6,7 +6,12 @@ import type { Page } from 'playwright-core';
 import type { Simulator } from '../../simulator/server';
 import { chooseOption, launchBrowser, signIn, type Browser } from './harness/browser';
 import type { N8nClient } from './harness/client';
-import { createSimulatorCredentials, packageManifest, startSimulator } from './harness/fixtures';
+import {
+	builtNodeDescriptions,
+	createSimulatorCredentials,
+	packageManifest,
+	startSimulator,
+} from './harness/fixtures';
 import { artifactsDir, repoRoot } from './harness/paths';
 import { connect, type SuiteState } from './harness/state';
 
@@ -27,6 +32,11 @@ const { name: packageName } = packageManifest();
 let state: SuiteState;
 let client: N8nClient;
 let simulator: Simulator;
+
+function newestVersion(name: string): number {
+	const description = builtNodeDescriptions().find((node) => node.name === name)!;
+	return description.defaultVersion ?? Math.max(...[description.version].flat());
+}
 let browser: Browser;
 let page: Page;
 let credentials: Record<string, { id: string; name: string }>;
@@ -86,7 +96,8 @@ beforeAll(async () => {
 				id: 'review-scraper',
 				name: 'Review Scraper',
 				type: `${packageName}.reviewScraper`,
-				typeVersion: 1.2,
+				// What a newcomer adding the node today gets.
+				typeVersion: newestVersion('reviewScraper'),
 				position: [240, 0],
 				parameters: {},
 				credentials: { reviewScraperApi: credentials.reviewScraperApi },
