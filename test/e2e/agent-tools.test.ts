@@ -72,15 +72,29 @@ const argumentsOf = (item: IDataObject) =>
 	Object.fromEntries(Object.entries(item).map(([key, value]) => [key, String(value)]));
 
 /** The node's tool variant for an operation, with the node's own credential. */
-function toolNode(node: string, operation: string, parameters: IDataObject): WorkflowNode {
+function toolNode(
+	node: string,
+	operation: string,
+	parameters: IDataObject,
+	typeVersion = 1,
+): WorkflowNode {
 	const [resource, op] = operation.split('.');
 	const credential = builtNodeDescriptions().find((d) => d.name === node)!.credentials![0].name;
-	return packageNode(
-		`${node}Tool`,
-		'Service Tool',
-		{ resource, operation: op, ...parameters },
-		{ [credential]: credentials[credential] },
-	);
+	return {
+		...packageNode(
+			`${node}Tool`,
+			'Service Tool',
+			{ resource, operation: op, ...parameters },
+			{ [credential]: credentials[credential] },
+		),
+		typeVersion,
+	};
+}
+
+/** The version a tool added today gets. */
+function newestVersion(node: string): number {
+	const { version, defaultVersion } = builtNodeDescriptions().find((d) => d.name === node)!;
+	return defaultVersion ?? Math.max(...[version].flat());
 }
 
 interface Call {
@@ -148,19 +162,29 @@ function expectNoSecret(raw: string) {
 	}
 }
 
+// Each operation on version 1 (workflows saved since the first release) and on the newest (a tool
+// added today: Respond Job → Get's list picker from 1.3, Return All / Limit from 1.2).
 const toolCases = Object.entries(actionNodes).flatMap(([node, type]) =>
-	operationsOf(type).map((operation) => ({ node, operation, row: rows[node][operation] })),
+	[...new Set([1, newestVersion(node)])].flatMap((typeVersion) =>
+		operationsOf(type).map((operation) => ({
+			label: `${node} ${operation}${typeVersion === 1 ? '' : ` ${typeVersion}`}`,
+			node,
+			operation,
+			typeVersion,
+			row: rows[node][operation],
+		})),
+	),
 );
 
 describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agentVersion) => {
-	it.each(toolCases.map((c) => [`${c.node} ${c.operation}`, c] as const))(
+	it.each(toolCases.map((c) => [c.label, c] as const))(
 		'%s: a result, a refusal by the service and a refused argument reach the model',
-		async (label, { node, operation, row }) => {
+		async (label, { node, operation, row, typeVersion }) => {
 			const tag = `${agentVersion}-${label.replace(/\W+/g, '-')}`;
 			const { id, path } = await activateAgentWithTool(client, {
 				name: `tool ${label} agent ${agentVersion}`,
 				agentVersion,
-				tool: toolNode(node, operation, toolParameters(row)),
+				tool: toolNode(node, operation, toolParameters(row), typeVersion),
 				openAi,
 			});
 			try {
