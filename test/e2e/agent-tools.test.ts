@@ -16,6 +16,7 @@ import { packageNode } from './harness/workflows';
 import {
 	actionNodes,
 	arrange,
+	newestVersion,
 	operationsOf,
 	REFUSAL,
 	rows,
@@ -91,12 +92,6 @@ function toolNode(
 	};
 }
 
-/** The version a tool added today gets. */
-function newestVersion(node: string): number {
-	const { version, defaultVersion } = builtNodeDescriptions().find((d) => d.name === node)!;
-	return defaultVersion ?? Math.max(...[version].flat());
-}
-
 interface Call {
 	/** What the model received as the tool's answer, parsed. */
 	answer: unknown;
@@ -165,7 +160,7 @@ function expectNoSecret(raw: string) {
 // Each operation on version 1 (workflows saved since the first release) and on the newest (a tool
 // added today: Respond Job → Get's list picker from 1.3, Return All / Limit from 1.2).
 const toolCases = Object.entries(actionNodes).flatMap(([node, type]) =>
-	[...new Set([1, newestVersion(node)])].flatMap((typeVersion) =>
+	[...new Set([1, newestVersion(type)])].flatMap((typeVersion) =>
 		operationsOf(type).map((operation) => ({
 			label: `${node} ${operation}${typeVersion === 1 ? '' : ` ${typeVersion}`}`,
 			node,

@@ -6,14 +6,10 @@ import type { Page } from 'playwright-core';
 import type { Simulator } from '../../simulator/server';
 import { chooseOption, launchBrowser, signIn, type Browser } from './harness/browser';
 import type { N8nClient } from './harness/client';
-import {
-	builtNodeDescriptions,
-	createSimulatorCredentials,
-	packageManifest,
-	startSimulator,
-} from './harness/fixtures';
+import { createSimulatorCredentials, packageManifest, startSimulator } from './harness/fixtures';
 import { artifactsDir, repoRoot } from './harness/paths';
 import { connect, type SuiteState } from './harness/state';
+import { actionNodes, newestVersion } from '../settings/matrix';
 
 /**
  * The README's "Your first result in five minutes", walked in the editor step by step, one
@@ -32,11 +28,6 @@ const { name: packageName } = packageManifest();
 let state: SuiteState;
 let client: N8nClient;
 let simulator: Simulator;
-
-function newestVersion(name: string): number {
-	const description = builtNodeDescriptions().find((node) => node.name === name)!;
-	return description.defaultVersion ?? Math.max(...[description.version].flat());
-}
 let browser: Browser;
 let page: Page;
 let credentials: Record<string, { id: string; name: string }>;
@@ -97,7 +88,7 @@ beforeAll(async () => {
 				name: 'Review Scraper',
 				type: `${packageName}.reviewScraper`,
 				// What a newcomer adding the node today gets.
-				typeVersion: newestVersion('reviewScraper'),
+				typeVersion: newestVersion(actionNodes.reviewScraper),
 				position: [240, 0],
 				parameters: {},
 				credentials: { reviewScraperApi: credentials.reviewScraperApi },

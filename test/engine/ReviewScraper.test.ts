@@ -1,4 +1,4 @@
-import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
 
@@ -8,6 +8,7 @@ import { testCredential } from './harness';
 import {
 	API_KEY,
 	credentialsFor,
+	listSearchContext,
 	nodeTypes,
 	runNode,
 	startReceiver,
@@ -134,7 +135,7 @@ describe('Profile → Add', () => {
 	});
 
 	it.each([
-		['the date picker', '2026-01-31T00:00:00', '2026-01-31'],
+		['a timestamp (a date-time field, or typed)', '2026-01-31T00:00:00', '2026-01-31'],
 		['a text date saved while the field was text', '2026-01-31', '2026-01-31'],
 		[
 			'an expression giving a DateTime',
@@ -495,19 +496,7 @@ describe('Respond Job', () => {
 	});
 
 	it('Get (1.3) picks the job from the list, searched by its shown name, or by ID; a 1.2 text ID still reads', async () => {
-		const { reviewScraperApi } = credentialsFor(context.sim);
-		const loadOptions = {
-			getNode: () => ({ name: 'Review Scraper', typeVersion: 1.3 }),
-			getCredentials: async () => reviewScraperApi,
-			helpers: {
-				httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
-					const response = await fetch(`${options.url}`, {
-						headers: { 'spiderman-token': String(reviewScraperApi.apiToken) },
-					});
-					return { statusCode: response.status, headers: {}, body: await response.json() };
-				},
-			},
-		} as unknown as ILoadOptionsFunctions;
+		const loadOptions = listSearchContext(context.sim, 'Review Scraper', 'reviewScraperApi');
 		const search = new ReviewScraper().methods.listSearch.searchRespondJobs;
 		const jobs = (
 			await runNode(context.sim, {

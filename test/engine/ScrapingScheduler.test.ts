@@ -1,7 +1,7 @@
-import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
-import { credentialsFor, runNode, useSimulator } from './fixtures';
+import { listSearchContext, runNode, useSimulator } from './fixtures';
 
 const context = useSimulator();
 const TYPE = 'n8n-nodes-review-scraping.scrapingScheduler';
@@ -294,19 +294,7 @@ describe('Schedule → Get, Get Many, Delete', () => {
 	it('lists schedules for the "From List" picker, filtered by the search text', async () => {
 		await createdSchedule();
 		await createdSchedule(create({ ...nightlyAdd.parameters, scheduleName: 'Weekend burgers' }));
-		const { scrapingApi } = credentialsFor(context.sim);
-		const loadOptions = {
-			getNode: () => ({ name: 'Scraping Scheduler' }),
-			getCredentials: async () => scrapingApi,
-			helpers: {
-				httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
-					const response = await fetch(`${options.url}`, {
-						headers: { 'x-api-key': scrapingApi.apiKey },
-					});
-					return { statusCode: response.status, headers: {}, body: await response.json() };
-				},
-			},
-		} as unknown as ILoadOptionsFunctions;
+		const loadOptions = listSearchContext(context.sim, 'Scraping Scheduler', 'scrapingApi');
 		const search = new ScrapingScheduler().methods.listSearch.searchSchedules;
 		const all = await search.call(loadOptions);
 		expect(all.results).toHaveLength(2);

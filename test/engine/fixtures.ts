@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
 import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
@@ -53,6 +53,29 @@ export function credentialsFor(
 		reviewScraperApi: { apiToken: overrides.token ?? TOKEN, baseUrl },
 		scrapingApi: { apiKey: overrides.apiKey ?? API_KEY, ...scrapingUrls },
 	};
+}
+
+/**
+ * What n8n hands a list search (a resource locator's From List) in the editor: the node's name,
+ * its credential, and a GET authenticated with that credential's header.
+ */
+export function listSearchContext(
+	sim: Simulator,
+	node: string,
+	credential: 'reviewScraperApi' | 'scrapingApi',
+): ILoadOptionsFunctions {
+	const headers: Record<string, string> =
+		credential === 'reviewScraperApi' ? { 'spiderman-token': TOKEN } : { 'x-api-key': API_KEY };
+	return {
+		getNode: () => ({ name: node }),
+		getCredentials: async () => credentialsFor(sim)[credential],
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
+				const response = await fetch(`${options.url}`, { headers });
+				return { statusCode: response.status, headers: {}, body: await response.json() };
+			},
+		},
+	} as unknown as ILoadOptionsFunctions;
 }
 
 export async function runNode(

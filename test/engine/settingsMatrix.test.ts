@@ -6,8 +6,11 @@ import {
 	cases,
 	expectOutcome,
 	missingRows,
+	newestVersion,
 	nodeSettings,
 	rows,
+	type MatrixCase,
+	type Row,
 } from '../settings/matrix';
 import { credentialsFor, credentialTypes, nodeTypes, useSimulator } from './fixtures';
 import { runWorkflow } from './harness';
@@ -21,36 +24,54 @@ it('has a row for every operation of every action node', () => {
 	expect(cases.length).toBeGreaterThanOrEqual(16 * 6);
 });
 
+/** Runs one case (on `typeVersion`, the newest by default) and checks its outcome. */
+async function routesAsExpected(
+	matrixCase: MatrixCase,
+	row: Row,
+	tag: string,
+	typeVersion?: number,
+) {
+	const { items, goodSent, refused } = await arrange(context.sim, row, tag);
+	const run = await runWorkflow({
+		nodes: [
+			{
+				name: NODE,
+				type: `n8n-nodes-review-scraping.${matrixCase.node}`,
+				typeVersion,
+				...nodeSettings(matrixCase, row),
+			},
+		],
+		nodeTypes,
+		credentialTypes,
+		credentials: credentialsFor(context.sim),
+		inputItems: items.map((json): INodeExecutionData => ({ json })),
+	});
+	const error = run.nodeError(NODE) as { message?: string; context?: { itemIndex?: number } };
+	expectOutcome(matrixCase, row, items, {
+		status: run.status,
+		error: error && { message: error.message, itemIndex: error.context?.itemIndex },
+		outputs: run.status === 'success' ? run.output(NODE) : [],
+		goodSent: goodSent(),
+		detailsKept: true,
+		refused,
+	});
+}
+
 describe.each(cases)('$node $operation, On Error $onError, Retry On Fail $retry', (matrixCase) => {
 	const row = rows[matrixCase.node]?.[matrixCase.operation];
 	if (!row) return;
 
 	it('routes each item as n8n users expect and submits nothing twice', async () => {
-		const { items, goodSent, refused } = await arrange(context.sim, row, 'engine');
-		const run = await runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: `n8n-nodes-review-scraping.${matrixCase.node}`,
-					...nodeSettings(matrixCase, row),
-				},
-			],
-			nodeTypes,
-			credentialTypes,
-			credentials: credentialsFor(context.sim),
-			inputItems: items.map((json): INodeExecutionData => ({ json })),
-		});
-		const error = run.nodeError(NODE) as { message?: string; context?: { itemIndex?: number } };
-		expectOutcome(matrixCase, row, items, {
-			status: run.status,
-			error: error && { message: error.message, itemIndex: error.context?.itemIndex },
-			outputs: run.status === 'success' ? run.output(NODE) : [],
-			goodSent: goodSent(),
-			detailsKept: true,
-			refused,
-		});
+		await routesAsExpected(matrixCase, row, 'engine');
 	});
 });
+
+/** The versions a node still serves besides its newest. */
+const olderVersions = (node: string): number[] => {
+	const type = actionNodes[node];
+	const { version } = type.description;
+	return (Array.isArray(version) ? version : [version]).filter((v) => v !== newestVersion(type));
+};
 
 /**
  * The same rows on every older version each node still serves (On Error: Stop, no retry, as a
@@ -59,53 +80,20 @@ describe.each(cases)('$node $operation, On Error $onError, Retry On Fail $retry'
  */
 const olderVersionCases = cases
 	.filter((c) => c.onError === 'stop' && !c.retry && rows[c.node]?.[c.operation])
-	.flatMap((c) => {
-		const { version } = actionNodes[c.node].description;
-		const versions = Array.isArray(version) ? version : [version];
-		const newest = Math.max(...versions);
-		return versions.filter((v) => v !== newest).map((typeVersion) => ({ ...c, typeVersion }));
-	});
+	.flatMap((c) => olderVersions(c.node).map((typeVersion) => ({ ...c, typeVersion })));
 
 it('runs the rows on every older version of every action node', () => {
 	expect(new Set(olderVersionCases.map((c) => `${c.node} ${c.typeVersion}`))).toEqual(
 		new Set(
-			Object.entries(actionNodes).flatMap(([node, type]) => {
-				const { version } = type.description;
-				const versions = Array.isArray(version) ? version : [version];
-				return versions.filter((v) => v !== Math.max(...versions)).map((v) => `${node} ${v}`);
-			}),
+			Object.keys(actionNodes).flatMap((node) => olderVersions(node).map((v) => `${node} ${v}`)),
 		),
 	);
 });
 
 describe.each(olderVersionCases)('$node $operation on version $typeVersion', (matrixCase) => {
-	const row = rows[matrixCase.node][matrixCase.operation];
-
 	it('routes each item as on the newest version and submits nothing twice', async () => {
-		const { items, goodSent, refused } = await arrange(context.sim, row, 'version');
-		const run = await runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: `n8n-nodes-review-scraping.${matrixCase.node}`,
-					typeVersion: matrixCase.typeVersion,
-					...nodeSettings(matrixCase, row),
-				},
-			],
-			nodeTypes,
-			credentialTypes,
-			credentials: credentialsFor(context.sim),
-			inputItems: items.map((json): INodeExecutionData => ({ json })),
-		});
-		const error = run.nodeError(NODE) as { message?: string; context?: { itemIndex?: number } };
-		expectOutcome(matrixCase, row, items, {
-			status: run.status,
-			error: error && { message: error.message, itemIndex: error.context?.itemIndex },
-			outputs: run.status === 'success' ? run.output(NODE) : [],
-			goodSent: goodSent(),
-			detailsKept: true,
-			refused,
-		});
+		const row = rows[matrixCase.node][matrixCase.operation];
+		await routesAsExpected(matrixCase, row, 'version', matrixCase.typeVersion);
 	});
 });
 
