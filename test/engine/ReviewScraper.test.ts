@@ -527,6 +527,30 @@ describe('Respond Job', () => {
 		}
 	});
 
+	it("Get (1.3)'s list shows the reason instead of an empty list: the service's error in HTTP 200, or an answer that is not a list", async () => {
+		const search = new ReviewScraper().methods.listSearch.searchRespondJobs;
+		const loadOptions = listSearchContext(context.sim, 'Review Scraper', 'reviewScraperApi');
+		context.sim.injectFault({
+			api: 'review',
+			path: '/api/v2/responds/jobs',
+			kind: 'success-false',
+			times: 1,
+		});
+		await expect(search.call(loadOptions)).rejects.toMatchObject({ httpCode: expect.any(String) });
+
+		const notAList = {
+			...loadOptions,
+			helpers: {
+				httpRequestWithAuthentication: async () => ({
+					statusCode: 200,
+					headers: {},
+					body: { jobs: [] },
+				}),
+			},
+		} as typeof loadOptions;
+		await expect(search.call(notAList)).rejects.toThrow('The respond job list is not a list');
+	});
+
 	it('retries a GET through 503 and 429 and succeeds', async () => {
 		context.sim.injectFault({
 			api: 'review',

@@ -1,6 +1,7 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { send } from '../../shared/outgoing/transport';
+import { respondJobList } from '../actions/respondJob/getAll.operation';
 
 const TEXT_SHOWN = 40;
 
@@ -15,7 +16,7 @@ export async function searchRespondJobs(
 		path: '/api/v2/responds/jobs',
 	});
 	const needle = (filter ?? '').trim().toLowerCase();
-	const results = (Array.isArray(jobs) ? (jobs as IDataObject[]) : [])
+	const results = respondJobList(this.getNode(), jobs)
 		.filter((job) => job.job_id !== undefined && job.job_id !== null)
 		.map((job) => {
 			const text = String(job.text ?? '');

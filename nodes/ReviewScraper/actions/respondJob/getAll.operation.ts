@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -27,12 +27,16 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	return {
 		request: { api: 'review', method: 'GET', path: '/api/v2/responds/jobs' },
 		toOutput: (jobs: unknown) => {
-			if (!Array.isArray(jobs)) {
-				throw new NodeOperationError(this.getNode(), 'The respond job list is not a list', {
-					itemIndex,
-				});
-			}
-			return (limit === undefined ? jobs : jobs.slice(0, limit)) as IDataObject[];
+			const list = respondJobList(this.getNode(), jobs, itemIndex);
+			return limit === undefined ? list : list.slice(0, limit);
 		},
 	};
+}
+
+/** The service's respond job list, or an error that says it answered something else. */
+export function respondJobList(node: INode, jobs: unknown, itemIndex?: number): IDataObject[] {
+	if (!Array.isArray(jobs)) {
+		throw new NodeOperationError(node, 'The respond job list is not a list', { itemIndex });
+	}
+	return jobs as IDataObject[];
 }
