@@ -547,7 +547,7 @@ describe('Respond Job', () => {
 					body: { jobs: [] },
 				}),
 			},
-		} as typeof loadOptions;
+		} as unknown as typeof loadOptions;
 		await expect(search.call(notAList)).rejects.toThrow('The respond job list is not a list');
 	});
 
