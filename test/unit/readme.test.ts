@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
@@ -65,6 +66,16 @@ describe('README.md', () => {
 	it('names the test command of CONTRIBUTING.md and sends contributors there', () => {
 		expect(read(readme)).toContain('(CONTRIBUTING.md)');
 		expect(read(join(root, 'CONTRIBUTING.md'))).toContain('`npm test`');
+	});
+
+	it("shows test/compat/results.json's runs as its compatibility table", () => {
+		const check = spawnSync(
+			process.execPath,
+			[join(root, 'scripts', 'compat.mjs'), '--table-only', '--check'],
+			{ cwd: root, encoding: 'utf8' },
+		);
+		expect(check.stderr).toBe('');
+		expect(check.status).toBe(0);
 	});
 
 	it('keeps every anchor that the nodes and credentials link to', () => {
