@@ -78,6 +78,22 @@ describe('README.md', () => {
 		expect(check.status).toBe(0);
 	});
 
+	// A compatibility row is worth what its commit is: one that never landed tells nobody what ran.
+	it("names in its compatibility table only commits of this repository's history", () => {
+		const runs: Array<{ commit: string }> = JSON.parse(
+			read(join(root, 'test', 'compat', 'results.json')),
+		);
+		const notInHistory = runs
+			.map((run) => run.commit)
+			.filter((commit) => {
+				const ancestor = spawnSync('git', ['merge-base', '--is-ancestor', commit, 'HEAD'], {
+					cwd: root,
+				});
+				return ancestor.status !== 0;
+			});
+		expect(notInHistory).toEqual([]);
+	});
+
 	it('keeps every anchor that the nodes and credentials link to', () => {
 		const sources = filesUnder(join(root, 'nodes'), (file) => /\.(ts|json)$/.test(file)).concat(
 			filesUnder(join(root, 'credentials'), (file) => file.endsWith('.ts')),
