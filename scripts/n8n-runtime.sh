@@ -87,6 +87,15 @@ if [ "${1:-}" = '--node-bin' ]; then
 	exit 0
 fi
 
+# One install of a version at a time: CI starts it in the background, and a test run that needs it
+# meanwhile waits here, then finds it installed, instead of installing into the same folder.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/n8n-$N8N_VERSION.lock"
+if ! flock -n 9; then
+	log "n8n $N8N_VERSION is being installed by another process: waiting for it"
+	flock 9
+fi
+
 if [ -f "$MARKER" ] && [ -x "$N8N_DIR/node_modules/.bin/n8n" ]; then
 	log "n8n $N8N_VERSION already installed in .cache/n8n-$N8N_VERSION"
 else
