@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { n8nMajor } from './compat';
+import { recordN8nFault } from './n8nFaults';
 
 export interface Owner {
 	email: string;
@@ -72,6 +73,13 @@ export class HttpError extends Error {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * n8n pings its database every 2 s and, when a ping is not answered within 5 s, refuses every
+ * request with 503 "Database is not ready!" until the next one is (DbConnection.ping, and the
+ * middleware in AbstractServer): seen while it saved a 100 MiB execution. The refusal comes before
+ * any handler, so asking again is safe whatever the method.
+ */
+const DATABASE_NOT_READY_MS = 60_000;
 /** How long a webhook call waits for n8n's answer (a Webhook node answering at the last node). */
 const WEBHOOK_ANSWER_MS = 120_000;
 
@@ -117,15 +125,28 @@ export class N8nClient {
 		body: unknown,
 		headers: Record<string, string>,
 	): Promise<Response> {
-		const res = await fetch(`${this.baseUrl}${path}`, {
-			method,
-			headers: {
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-				...headers,
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(60_000),
-		});
+		const deadline = Date.now() + DATABASE_NOT_READY_MS;
+		let res: Response;
+		for (;;) {
+			res = await fetch(`${this.baseUrl}${path}`, {
+				method,
+				headers: {
+					...(body === undefined ? {} : { 'content-type': 'application/json' }),
+					...headers,
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
+				signal: AbortSignal.timeout(60_000),
+			});
+			if (res.status !== 503 || Date.now() > deadline) break;
+			const text = await res.clone().text();
+			if (!text.includes('Database is not ready')) break;
+			await res.arrayBuffer();
+			recordN8nFault(
+				'n8n: 503 "Database is not ready!" (a missed database ping)',
+				`${method} ${path.split('?')[0]} at ${new Date().toISOString()}, asked again`,
+			);
+			await sleep(1_000);
+		}
 		if (!res.ok) {
 			const text = await res.text();
 			let parsed: unknown = text;
@@ -294,10 +315,18 @@ export class N8nClient {
 	/** Waits for `count` executions of a workflow that are no longer running, newest first. */
 	async waitForExecutions(workflowId: string, count = 1, timeoutMs = 30_000): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;
+		const ended = (executions: Execution[]) =>
+			executions.filter((e) => !['running', 'new', 'waiting'].includes(e.status));
 		for (;;) {
-			const executions = await this.listExecutions({ workflowId, includeData: true, limit: 100 });
-			const done = executions.filter((e) => !['running', 'new', 'waiting'].includes(e.status));
-			if (done.length >= count && done.every(dataSaved)) return done;
+			// Data only once enough have ended: n8n stores a started execution with its trigger's
+			// output, so reading data at every poll read a 100 MiB delivery four times a second.
+			let executions = await this.listExecutions({ workflowId, limit: 100 });
+			let done = ended(executions);
+			if (done.length >= count) {
+				executions = await this.listExecutions({ workflowId, includeData: true, limit: 100 });
+				done = ended(executions);
+				if (done.length >= count && done.every(dataSaved)) return done;
+			}
 			if (Date.now() > deadline) {
 				const unsaved = done.filter((e) => !dataSaved(e)).map((e) => e.id);
 				throw new Error(
