@@ -27,6 +27,27 @@ const compatFiles = [
 	'agent-tools',
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
+/**
+ * e2e files that queue mode does not run again. In queue mode a worker runs the nodes' code as the
+ * regular process does; what differs is where webhooks arrive, how a waiting execution is saved and
+ * resumed, and several processes sharing the service. These files test none of that.
+ */
+const notRepeatedInQueueMode = [
+	// The nodes' retries and error mapping, inside one execution.
+	'fault-matrix',
+	// One execution's pacing; test/e2e-queue/rate-limit.test.ts has two workers share the limit.
+	'rate-limit',
+	// The request bodies the nodes send, read back from the simulator.
+	'service-fields',
+	'social-requests',
+	// What the main process loads and shows: node types, credential tests, the nodes as tools,
+	// the 3.0 Migration Report on saved workflows.
+	'node-types',
+	'credentials',
+	'tools',
+	'migration-report',
+];
+
 module.exports = {
 	// CI's summary reads what each run reports (only with CI_SUMMARY_DIR set: see .ci/run).
 	reporters: ['default', '<rootDir>/scripts/ci-jest-report.js'],
@@ -43,14 +64,15 @@ module.exports = {
 			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
 		}),
-		// The e2e suite again against queue mode, plus the queue-only tests. Not repeated there: the
-		// editor check, and the fault matrix (the nodes' retries do not depend on where they run).
+		// The e2e suite again against queue mode, plus the queue-only tests. Not repeated there: what
+		// runs in the main process alone or does not depend on where an execution runs (see
+		// notRepeatedInQueueMode).
 		project('e2e-queue', {
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/e2e-queue/**/*.test.ts'],
 			testPathIgnorePatterns: [
 				'/node_modules/',
 				'\\.browser\\.test\\.ts$',
-				'/fault-matrix\\.test\\.ts$',
+				...notRepeatedInQueueMode.map((file) => `/test/e2e/${file}\\.test\\.ts$`),
 			],
 			globals: { __N8N_E2E_MODE__: 'queue' },
 			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',

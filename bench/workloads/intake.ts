@@ -271,7 +271,7 @@ const rateRatios = (a: Sample[], b: Sample[]) =>
  */
 export async function callbackIntake({ env, quick }: BenchContext): Promise<BenchResult> {
 	const count = quick ? 100 : 400;
-	const rounds = quick ? 2 : 4;
+	const rounds = quick ? 1 : 4;
 	const kinds: Kind[] = quick
 		? ['trigger', 'user', 'webhook']
 		: ['trigger', 'user', 'webhook', 'trigger-no-repeat-filter', 'webhook-expression'];
