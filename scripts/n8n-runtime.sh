@@ -113,9 +113,29 @@ JSON
 	# Install scripts stay off: the Kafka client's native build downloads sources and fails offline.
 	with_heartbeat "npm install n8n@$N8N_VERSION" "$N8N_DIR" \
 		npm install --prefix "$N8N_DIR" --ignore-scripts --no-audit --no-fund --loglevel=warn
-	# sqlite3's prebuilt download cannot work here: compile it against Node 24's headers.
-	with_heartbeat 'npm rebuild sqlite3 (compiles from source)' '' \
-		env npm_config_nodedir="$NODE_HOME" bash -c 'cd "$1" && npm rebuild sqlite3 --loglevel=warn' _ "$N8N_DIR"
+	# sqlite3's prebuilt download cannot work here: compile it against Node 24's headers, unless
+	# another n8n of .cache holds the same sqlite3 version built by this Node (the compile takes
+	# 100 s of CPU, beside the e2e suite in CI).
+	sqlite_version() { "$NODE_BIN/node" -p "require('$1/node_modules/sqlite3/package.json').version" 2>/dev/null; }
+	built=''
+	for other in "$CACHE"/n8n-*/; do
+		other="${other%/}"
+		[ "$other" != "$N8N_DIR" ] && [ -f "$other/.complete" ] || continue
+		[ -f "$other/node_modules/sqlite3/build/Release/node_sqlite3.node" ] || continue
+		[ "$(sqlite_version "$other")" = "$(sqlite_version "$N8N_DIR")" ] || continue
+		rm -rf "$N8N_DIR/node_modules/sqlite3/build"
+		cp -R "$other/node_modules/sqlite3/build" "$N8N_DIR/node_modules/sqlite3/build"
+		if (cd "$N8N_DIR" && "$NODE_BIN/node" -e "require('sqlite3')") 2>/dev/null; then
+			log "sqlite3 $(sqlite_version "$N8N_DIR"): the build of .cache/${other##*/} reused"
+			built=yes
+			break
+		fi
+		rm -rf "$N8N_DIR/node_modules/sqlite3/build"
+	done
+	if [ -z "$built" ]; then
+		with_heartbeat 'npm rebuild sqlite3 (compiles from source)' '' \
+			env npm_config_nodedir="$NODE_HOME" bash -c 'cd "$1" && npm rebuild sqlite3 --loglevel=warn' _ "$N8N_DIR"
+	fi
 	(cd "$N8N_DIR" && "$NODE_BIN/node" -e "require('sqlite3')") >&2 ||
 		{ log 'sqlite3 does not load under Node 24'; exit 1; }
 	date -u +%FT%TZ >"$MARKER"
