@@ -87,6 +87,27 @@ if [ "${1:-}" = '--node-bin' ]; then
 	exit 0
 fi
 
+# sqlite3's prebuilt download cannot work here: it is compiled against Node 24's headers.
+build_sqlite_in() {
+	with_heartbeat "npm rebuild sqlite3 in ${1##*/} (compiles from source)" '' \
+		env npm_config_nodedir="$NODE_HOME" bash -c 'cd "$1" && npm rebuild sqlite3 --loglevel=warn' _ "$1"
+}
+sqlite_dir() { echo "$CACHE/sqlite3-$1-node-abi$("$NODE_BIN/node" -p process.versions.modules)"; }
+# One build of a sqlite3 version for every n8n of .cache (a lock of its own, as n8n's below).
+shared_sqlite() {
+	local dir
+	dir="$(sqlite_dir "$1")"
+	mkdir -p "$dir"
+	exec 8>"$dir.lock"
+	flock 8
+	[ -f "$dir/.complete" ] && return 0
+	echo '{"private":true}' >"$dir/package.json"
+	npm install --prefix "$dir" --ignore-scripts --no-audit --no-fund --loglevel=warn "sqlite3@$1" >&2
+	build_sqlite_in "$dir"
+	(cd "$dir" && "$NODE_BIN/node" -e "require('sqlite3')") >&2
+	date -u +%FT%TZ >"$dir/.complete"
+}
+
 # One install of a version at a time: CI starts it in the background, and a test run that needs it
 # meanwhile waits here, then finds it installed, instead of installing into the same folder.
 mkdir -p "$CACHE"
@@ -110,31 +131,24 @@ else
 JSON
 	export PATH="$NODE_BIN:$PATH"
 	log "installing n8n $N8N_VERSION into .cache/n8n-$N8N_VERSION (about 5 minutes the first time)"
+	# n8n pins sqlite3: its compile (100 s of CPU) runs while npm downloads n8n, once per version.
+	sqlite_version="$(npm view "n8n@$N8N_VERSION" dependencies.sqlite3 2>/dev/null | tr -d '[:space:]')"
+	sqlite_build=''
+	if [ -n "$sqlite_version" ]; then
+		shared_sqlite "$sqlite_version" &
+		sqlite_build=$!
+	fi
 	# Install scripts stay off: the Kafka client's native build downloads sources and fails offline.
 	with_heartbeat "npm install n8n@$N8N_VERSION" "$N8N_DIR" \
 		npm install --prefix "$N8N_DIR" --ignore-scripts --no-audit --no-fund --loglevel=warn
-	# sqlite3's prebuilt download cannot work here: compile it against Node 24's headers, unless
-	# another n8n of .cache holds the same sqlite3 version built by this Node (the compile takes
-	# 100 s of CPU, beside the e2e suite in CI).
-	sqlite_version() { "$NODE_BIN/node" -p "require('$1/node_modules/sqlite3/package.json').version" 2>/dev/null; }
-	built=''
-	for other in "$CACHE"/n8n-*/; do
-		other="${other%/}"
-		[ "$other" != "$N8N_DIR" ] && [ -f "$other/.complete" ] || continue
-		[ -f "$other/node_modules/sqlite3/build/Release/node_sqlite3.node" ] || continue
-		[ "$(sqlite_version "$other")" = "$(sqlite_version "$N8N_DIR")" ] || continue
+	installed_sqlite="$("$NODE_BIN/node" -p "require('$N8N_DIR/node_modules/sqlite3/package.json').version")"
+	if [ -n "$sqlite_build" ] && wait "$sqlite_build" && [ "$installed_sqlite" = "$sqlite_version" ]; then
 		rm -rf "$N8N_DIR/node_modules/sqlite3/build"
-		cp -R "$other/node_modules/sqlite3/build" "$N8N_DIR/node_modules/sqlite3/build"
-		if (cd "$N8N_DIR" && "$NODE_BIN/node" -e "require('sqlite3')") 2>/dev/null; then
-			log "sqlite3 $(sqlite_version "$N8N_DIR"): the build of .cache/${other##*/} reused"
-			built=yes
-			break
-		fi
-		rm -rf "$N8N_DIR/node_modules/sqlite3/build"
-	done
-	if [ -z "$built" ]; then
-		with_heartbeat 'npm rebuild sqlite3 (compiles from source)' '' \
-			env npm_config_nodedir="$NODE_HOME" bash -c 'cd "$1" && npm rebuild sqlite3 --loglevel=warn' _ "$N8N_DIR"
+		cp -R "$(sqlite_dir "$sqlite_version")/node_modules/sqlite3/build" "$N8N_DIR/node_modules/sqlite3/build"
+		log "sqlite3 $sqlite_version: copied the build of .cache/$(basename "$(sqlite_dir "$sqlite_version")")"
+	else
+		log "no shared build of sqlite3 $installed_sqlite for n8n $N8N_VERSION: building it here"
+		build_sqlite_in "$N8N_DIR"
 	fi
 	(cd "$N8N_DIR" && "$NODE_BIN/node" -e "require('sqlite3')") >&2 ||
 		{ log 'sqlite3 does not load under Node 24'; exit 1; }
