@@ -37,6 +37,8 @@ const notRepeatedInQueueMode = [
 	'fault-matrix',
 	// One execution's pacing; test/e2e-queue/rate-limit.test.ts has two workers share the limit.
 	'rate-limit',
+	// The Settings tab (On Error x Retry On Fail) inside one execution; none of its cases waits.
+	'settings-matrix',
 	// The request bodies the nodes send, read back from the simulator.
 	'service-fields',
 	'social-requests',

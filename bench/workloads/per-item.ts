@@ -117,7 +117,7 @@ async function setUp(env: BenchEnvironment, items: number) {
 	return { run, headersCompared, done };
 }
 
-const size = (quick: boolean) => ({ items: quick ? 200 : 1000, rounds: quick ? 3 : 7 });
+const size = (quick: boolean) => ({ items: quick ? 200 : 1000, rounds: quick ? 2 : 7 });
 
 const describeSample = (s: Sample) =>
 	`${Math.round(s.ms)} ms, ${s.requests} requests, peak ${s.peakConcurrency} in flight`;

@@ -173,7 +173,7 @@ const describeSample = (s: Sample) =>
  * request the service answers.
  */
 export async function returnAll({ env, quick }: BenchContext): Promise<BenchResult> {
-	const rounds = quick ? 3 : 7;
+	const rounds = quick ? 2 : 7;
 	const { requestId, counted, run, done } = await setUp(env);
 	const expectedItems = PAGES * PER_PAGE;
 
@@ -250,7 +250,7 @@ export async function returnAllPaired(context: PairedContext): Promise<BenchResu
 		id: 'return-all',
 		title: `Return All: ${PAGES} pages × ${PER_PAGE} posts, +${LATENCY_MS} ms per request`,
 		params: { pages: PAGES, perPage: PER_PAGE, latencyMs: LATENCY_MS, save: 'success: none' },
-		rounds: context.quick ? 3 : 7,
+		rounds: context.quick ? 2 : 7,
 		nodeName: 'Social Scraper',
 		referenceName: 'HTTP Request paging',
 		async setup(env) {

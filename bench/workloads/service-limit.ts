@@ -31,8 +31,8 @@ interface Sample {
  * limit, and what Add Many's ⌈N/100⌉ requests are worth there.
  */
 export async function serviceLimit({ env, quick }: BenchContext): Promise<BenchResult> {
-	const addCount = quick ? 100 : 1000;
-	const compareCount = quick ? 100 : 2000;
+	const addCount = quick ? 50 : 1000;
+	const compareCount = quick ? 50 : 2000;
 	const { client, simulator, limitedCredentials } = env;
 	const reviewScraperApi = limitedCredentials.reviewScraperApi;
 

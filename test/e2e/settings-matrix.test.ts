@@ -21,8 +21,8 @@ import { connect } from './harness/state';
 import { chain, nodeRun, splitOutNode, webhookNode } from './harness/workflows';
 
 /**
- * n8n's Settings tab on every operation (test/settings/matrix.ts) in a real n8n, regular and queue
- * mode and n8n 1.x: On Error's three modes x Retry On Fail, three items each. Each node's cases run
+ * n8n's Settings tab on every operation (test/settings/matrix.ts) in a real n8n 2.x and 1.x (queue
+ * mode leaves it out: see jest.config.js): On Error's three modes x Retry On Fail, three items each. Each node's cases run
  * one after the other (their faults and seeded records are the node's own), the four nodes side by
  * side.
  */
