@@ -74,12 +74,13 @@ export class HttpError extends Error {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
- * n8n pings its database every 2 s and, when a ping is not answered within 5 s, refuses every
- * request with 503 "Database is not ready!" until the next one is (DbConnection.ping, and the
- * middleware in AbstractServer): seen while it saved a 100 MiB execution. The refusal comes before
- * any handler, so asking again is safe whatever the method.
+ * How long a request is asked again while n8n cannot take it. n8n pings its database every 2 s
+ * and, when a ping is not answered within 5 s, refuses every request with 503 "Database is not
+ * ready!" until the next one is (DbConnection.ping, and the middleware in AbstractServer): seen
+ * while it saved a 100 MiB execution. The refusal comes before any handler, so asking again is
+ * safe whatever the method.
  */
-const DATABASE_NOT_READY_MS = 60_000;
+const N8N_UNAVAILABLE_MS = 60_000;
 /** How long a webhook call waits for n8n's answer (a Webhook node answering at the last node). */
 const WEBHOOK_ANSWER_MS = 120_000;
 
@@ -125,18 +126,32 @@ export class N8nClient {
 		body: unknown,
 		headers: Record<string, string>,
 	): Promise<Response> {
-		const deadline = Date.now() + DATABASE_NOT_READY_MS;
+		const deadline = Date.now() + N8N_UNAVAILABLE_MS;
 		let res: Response;
 		for (;;) {
-			res = await fetch(`${this.baseUrl}${path}`, {
-				method,
-				headers: {
-					...(body === undefined ? {} : { 'content-type': 'application/json' }),
-					...headers,
-				},
-				body: body === undefined ? undefined : JSON.stringify(body),
-				signal: AbortSignal.timeout(60_000),
-			});
+			try {
+				res = await fetch(`${this.baseUrl}${path}`, {
+					method,
+					headers: {
+						...(body === undefined ? {} : { 'content-type': 'application/json' }),
+						...headers,
+					},
+					body: body === undefined ? undefined : JSON.stringify(body),
+					signal: AbortSignal.timeout(60_000),
+				});
+			} catch (error) {
+				// A kept-alive connection n8n closed as the request went out on it (seen on 1.x in
+				// queue mode, its main process busy saving a 100 MiB execution): a read is asked again.
+				const cause = (error as { cause?: { code?: string } }).cause;
+				if (method !== 'GET' || cause?.code !== 'UND_ERR_SOCKET' || Date.now() > deadline)
+					throw error;
+				recordN8nFault(
+					'n8n: connection closed under a request',
+					`${method} ${path.split('?')[0]} at ${new Date().toISOString()}, asked again`,
+				);
+				await sleep(1_000);
+				continue;
+			}
 			if (res.status !== 503 || Date.now() > deadline) break;
 			const text = await res.clone().text();
 			if (!text.includes('Database is not ready')) break;
