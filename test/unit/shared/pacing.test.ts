@@ -4,7 +4,7 @@ import { send } from '../../../nodes/shared/outgoing/transport';
 import { pacerFor, RequestPacer } from '../../../nodes/shared/outgoing/transport/pacing';
 import { testNode } from '../helpers';
 
-// Lower bounds only: a busy machine makes gaps longer, never shorter, so these cannot flake slow.
+// Lower bounds only: a busy machine makes gaps longer, except the gap after a send recorded late.
 const gaps = (times: number[]) => times.slice(1).map((time, i) => time - times[i]);
 
 describe('RequestPacer', () => {
@@ -107,7 +107,9 @@ describe('send pacing', () => {
 		]);
 		const all = [...first.sentAt, ...second.sentAt].sort((a, b) => a - b);
 		expect(all).toHaveLength(8);
-		expect(Math.min(...gaps(all))).toBeGreaterThanOrEqual(51);
+		// One stream at 20 per second sends 52.6 ms apart; two would send pairs about 0 ms apart.
+		// A send recorded late (the machine busy) shortens the gap after it: it failed at 51 once.
+		expect(Math.min(...gaps(all))).toBeGreaterThanOrEqual(26);
 	});
 
 	it('does not make another account wait', async () => {
