@@ -140,8 +140,9 @@ export class N8nClient {
 					signal: AbortSignal.timeout(60_000),
 				});
 			} catch (error) {
-				// A kept-alive connection n8n closed as the request went out on it (seen on 1.x in
-				// queue mode, its main process busy saving a 100 MiB execution): a read is asked again.
+				// n8n closed the connection under the request: 1.x in queue mode failed a run so, its
+				// main process busy with a 100 MiB execution (which request, undici did not say). A
+				// read is asked again.
 				const cause = (error as { cause?: { code?: string } }).cause;
 				if (method !== 'GET' || cause?.code !== 'UND_ERR_SOCKET' || Date.now() > deadline)
 					throw error;
