@@ -127,6 +127,13 @@ export class N8nClient {
 		headers: Record<string, string>,
 	): Promise<Response> {
 		const deadline = Date.now() + N8N_UNAVAILABLE_MS;
+		const askAgain = async (fault: string) => {
+			recordN8nFault(
+				fault,
+				`${method} ${path.split('?')[0]} at ${new Date().toISOString()}, asked again`,
+			);
+			await sleep(1_000);
+		};
 		let res: Response;
 		for (;;) {
 			try {
@@ -146,22 +153,14 @@ export class N8nClient {
 				const cause = (error as { cause?: { code?: string } }).cause;
 				if (method !== 'GET' || cause?.code !== 'UND_ERR_SOCKET' || Date.now() > deadline)
 					throw error;
-				recordN8nFault(
-					'n8n: connection closed under a request',
-					`${method} ${path.split('?')[0]} at ${new Date().toISOString()}, asked again`,
-				);
-				await sleep(1_000);
+				await askAgain('n8n: connection closed under a request');
 				continue;
 			}
 			if (res.status !== 503 || Date.now() > deadline) break;
 			const text = await res.clone().text();
 			if (!text.includes('Database is not ready')) break;
 			await res.arrayBuffer();
-			recordN8nFault(
-				'n8n: 503 "Database is not ready!" (a missed database ping)',
-				`${method} ${path.split('?')[0]} at ${new Date().toISOString()}, asked again`,
-			);
-			await sleep(1_000);
+			await askAgain('n8n: 503 "Database is not ready!" (a missed database ping)');
 		}
 		if (!res.ok) {
 			const text = await res.text();
