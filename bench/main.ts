@@ -25,6 +25,7 @@ import { writeResults } from './lib/report';
 import type { BenchContext, BenchResult } from './lib/result';
 import { log } from './lib/rounds';
 import { bulk } from './workloads/bulk';
+import { burst } from './workloads/burst';
 import { callbackIntake, expressionEngineIntake, isolateDiagnosis } from './workloads/intake';
 import { largeDelivery } from './workloads/large-delivery';
 import { simulatorLimit } from './workloads/limit';
@@ -53,6 +54,7 @@ const BENCHES: Array<{
 	{ id: 'intake', run: callbackIntake },
 	{ id: 'intake-engine', run: expressionEngineIntake, fullOnly: true },
 	{ id: 'intake-isolates', run: isolateDiagnosis, onRequest: true },
+	{ id: 'burst', run: burst },
 	// These two restart n8n for every measurement.
 	{ id: 'large-delivery', run: largeDelivery },
 	{ id: 'memory', run: memory },
