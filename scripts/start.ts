@@ -2,7 +2,8 @@
  * `npm start`: builds the package, starts the simulator and a real n8n with the package installed
  * as the community-node installer does, points credentials at the simulator, imports examples/.
  * State (database, API key, encryption key) persists in .cache/n8n-home. Ctrl-C stops everything.
- * Environment: N8N_PORT (5678), SIM_PORT (4010).
+ * Environment: N8N_PORT (5678), SIM_PORT (4010). `npm start -- --volume` gives n8n the settings of
+ * deploy/volume/n8n-volume.env (docs/running-at-scale.md).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -21,10 +22,12 @@ import {
 	packPackage,
 } from '../test/e2e/harness/package';
 import { cacheDir, ensureRuntime, n8nVersion, repoRoot } from '../test/e2e/harness/paths';
+import { VOLUME_ENV_FILE, volumeEnv } from '../test/e2e/harness/volumeEnv';
 
 const home = path.join(cacheDir, 'n8n-home');
 const n8nPort = Number(process.env.N8N_PORT ?? 5678);
 const simPort = Number(process.env.SIM_PORT ?? 4010);
+const volume = process.argv.includes('--volume');
 
 const owner: Owner = {
 	email: 'demo@example.com',
@@ -156,8 +159,9 @@ async function main() {
 			port: n8nPort,
 			encryptionKey: persisted('encryption-key', () => randomBytes(24).toString('hex')),
 			// n8n's 16 MiB default refuses a review job of about 20,000 reviews, waited-for ones included.
-			env: { N8N_PAYLOAD_SIZE_MAX: '64' },
+			env: { N8N_PAYLOAD_SIZE_MAX: '64', ...(volume ? volumeEnv() : {}) },
 		});
+		if (volume) say(`n8n runs with ${path.relative(repoRoot, VOLUME_ENV_FILE)}`);
 		assertPackageLoaded(n8n, packageName);
 		const client = new N8nClient(n8n.url);
 		await client.signIn(owner);

@@ -146,29 +146,4 @@ export function expectOk(posted: Posted, what: string): Posted {
 	return posted;
 }
 
-interface ExecutionSummary {
-	id: string;
-	status: string;
-}
-
-/** Every execution of a workflow, through the public API's cursor pagination. */
-export async function listAllExecutions(
-	client: N8nClient,
-	workflowId: string,
-): Promise<ExecutionSummary[]> {
-	const all: ExecutionSummary[] = [];
-	let cursor: string | undefined;
-	do {
-		const query = new URLSearchParams({ workflowId, limit: '250' });
-		if (cursor) query.set('cursor', cursor);
-		const page = await client.api<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
-			'GET',
-			`/executions?${query}`,
-		);
-		all.push(...page.data);
-		cursor = page.nextCursor ?? undefined;
-	} while (cursor);
-	return all;
-}
-
-export const UNFINISHED = ['new', 'running', 'waiting'];
+export { listAllExecutions, UNFINISHED } from '../../test/e2e/harness/burst';

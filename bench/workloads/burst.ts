@@ -1,4 +1,5 @@
 import { startDeliveryProxy, type DeliveryProxy } from '../../test/e2e/harness/proxy';
+import { volumeEnv } from '../../test/e2e/harness/volumeEnv';
 import { startEnvironment, type BenchEnvironment } from '../lib/instance';
 import {
 	callbackTriggerNode,
@@ -8,7 +9,7 @@ import {
 	sendBurst,
 	warmUp,
 	type BurstOutcome,
-} from '../lib/burst';
+} from '../../test/e2e/harness/burst';
 import type { BenchContext, BenchResult, Row } from '../lib/result';
 import { log } from '../lib/rounds';
 import { RssSampler } from '../lib/rss';
@@ -28,10 +29,22 @@ interface Setting {
 
 const SETTINGS: Setting[] = [
 	{ id: 'default', label: 'defaults', env: {} },
-	{ id: 'lazy', label: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' } },
-	{ id: 'pool16', label: 'N8N_EXPRESSION_ENGINE_POOL_SIZE=16', env: { N8N_EXPRESSION_ENGINE_POOL_SIZE: '16' } },
-	{ id: 'quickjs', label: 'N8N_EXPRESSION_ENGINE=quickjs', env: { N8N_EXPRESSION_ENGINE: 'quickjs' } },
-	{ id: 'legacy', label: 'N8N_EXPRESSION_ENGINE=legacy', env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
+	{
+		id: 'lazy',
+		label: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
+		env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+	},
+	{
+		id: 'pool16',
+		label: 'N8N_EXPRESSION_ENGINE_POOL_SIZE=16',
+		env: { N8N_EXPRESSION_ENGINE_POOL_SIZE: '16' },
+	},
+	{
+		id: 'quickjs',
+		label: 'N8N_EXPRESSION_ENGINE=quickjs',
+		env: { N8N_EXPRESSION_ENGINE: 'quickjs' },
+	},
+	{ id: 'volume', label: 'deploy/volume/n8n-volume.env', env: volumeEnv() },
 ];
 
 interface Cell {
@@ -76,7 +89,7 @@ async function burstCell(
 		const rss = new RssSampler(env.instance.pid);
 		const since = Date.now();
 		const outcome = await sendBurst(url, bodies, patienceMs);
-		const counted = await countStarted(client, deployed.id, since);
+		const counted = await countStarted(client, deployed.id, since, before + count);
 		const started = counted.started - before;
 		const cell: Cell = {
 			receiver,
@@ -109,7 +122,8 @@ async function burstCell(
  */
 export async function burst({ env, quick }: BenchContext): Promise<BenchResult> {
 	// BURST_COUNT, BURST_PATIENCE_S, BURST_SETTINGS (ids, comma-separated) and BURST_MAXCONN (in
-	// place of the shipped HAProxy file's) narrow a diagnosis.
+	// place of the shipped HAProxy file's) and BURST_ONLY (receiver:front, e.g. trigger:HAProxy)
+	// narrow a diagnosis.
 	const count = Number(process.env.BURST_COUNT) || (quick ? 150 : 1000);
 	const patiences = process.env.BURST_PATIENCE_S
 		? process.env.BURST_PATIENCE_S.split(',').map((s) => Number(s) * 1000)
@@ -139,7 +153,9 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 					['trigger', 'direct'],
 					['trigger', 'HAProxy'],
 				];
+				const only = process.env.BURST_ONLY?.split(',');
 				for (const [receiver, front] of plan) {
+					if (only && !only.includes(`${receiver}:${front}`)) continue;
 					cells.push(await burstCell(target, receiver, setting, front, count, patienceMs));
 				}
 			}

@@ -19,17 +19,16 @@ export interface DeliveryProxy {
  * 127.0.0.1 and one `server` line per n8n webhook address. Everything else is read as shipped,
  * so what the tests measure is what the page tells users to run.
  */
-export function haproxyConfig(
-	listenPort: number,
-	upstreams: string[],
-	maxconn?: number,
-): string {
+export function haproxyConfig(listenPort: number, upstreams: string[], maxconn?: number): string {
 	let template = readFileSync(HAPROXY_TEMPLATE, 'utf8');
-	if (maxconn !== undefined) template = template.replace(/ maxconn \d+ check$/m, ` maxconn ${maxconn} check`);
+	if (maxconn !== undefined)
+		template = template.replace(/ maxconn \d+ check$/m, ` maxconn ${maxconn} check`);
 	const serverLine = /^(\s*)server n8n-webhook-1 \S+(.*)$/m;
 	const match = serverLine.exec(template);
 	if (!match || !/^\s*bind \S+/m.test(template)) {
-		throw new Error(`${HAPROXY_TEMPLATE}: expected a "bind" line and a "server n8n-webhook-1" line`);
+		throw new Error(
+			`${HAPROXY_TEMPLATE}: expected a "bind" line and a "server n8n-webhook-1" line`,
+		);
 	}
 	const servers = upstreams
 		.map((upstream, index) => {

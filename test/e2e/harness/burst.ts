@@ -2,10 +2,36 @@ import { randomUUID } from 'node:crypto';
 
 import { Agent } from 'undici';
 
-import type { N8nClient, WorkflowNode } from '../../test/e2e/harness/client';
-import { listAllExecutions, UNFINISHED, webhookTrigger } from './workflows';
+import type { N8nClient, WorkflowNode } from './client';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const UNFINISHED = ['new', 'running', 'waiting'];
+
+interface ExecutionSummary {
+	id: string;
+	status: string;
+}
+
+/** Every execution of a workflow, through the public API's cursor pagination. */
+export async function listAllExecutions(
+	client: N8nClient,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
+	const all: ExecutionSummary[] = [];
+	let cursor: string | undefined;
+	do {
+		const query = new URLSearchParams({ workflowId, limit: '250' });
+		if (cursor) query.set('cursor', cursor);
+		const page = await client.api<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
+			'GET',
+			`/executions?${query}`,
+		);
+		all.push(...page.data);
+		cursor = page.nextCursor ?? undefined;
+	} while (cursor);
+	return all;
+}
 
 let nextJobId = 7_000_000;
 
@@ -52,7 +78,24 @@ export function callbackTriggerNode(packageName: string): WorkflowNode {
 /** n8n's own Webhook node on its fast path: static parameters, answering on receipt. */
 export function fastPathWebhookNode(): { node: WorkflowNode; path: string } {
 	const path = `burst-${randomUUID()}`;
-	return { node: webhookTrigger(path, 'onReceived'), path };
+	return {
+		node: {
+			id: randomUUID(),
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: {
+				httpMethod: 'POST',
+				path,
+				responseMode: 'onReceived',
+				responseData: '',
+				options: {},
+			},
+		},
+		path,
+	};
 }
 
 export interface BurstOutcome {
@@ -121,13 +164,15 @@ export interface StartedExecutions {
 }
 
 /**
- * Counts a workflow's executions until the count has held still for `quietMs` and every one has
- * ended, or `limitMs` has passed: an execution that has not started by then never will.
+ * Counts a workflow's executions until every one has ended and either `expected` have started or
+ * the count has held still for `quietMs`, or `limitMs` has passed: an execution that has not
+ * started by then never will.
  */
 export async function countStarted(
 	client: N8nClient,
 	workflowId: string,
 	since: number,
+	expected: number,
 	quietMs = 15_000,
 	limitMs = 600_000,
 ): Promise<StartedExecutions> {
@@ -141,7 +186,8 @@ export async function countStarted(
 			changedAt = Date.now();
 		}
 		const unfinished = executions.some((execution) => UNFINISHED.includes(execution.status));
-		if ((!unfinished && Date.now() - changedAt >= quietMs) || Date.now() > deadline) {
+		const quiet = Date.now() - changedAt >= quietMs;
+		if ((!unfinished && (quiet || executions.length >= expected)) || Date.now() > deadline) {
 			return { started: executions.length, lastMs: changedAt - since };
 		}
 		await sleep(1_000);

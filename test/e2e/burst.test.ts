@@ -1,0 +1,126 @@
+/**
+ * A day's deliveries at once. The service delivers a batch's jobs as they finish, close together,
+ * and a sender gives up after seconds. n8n 2.41 sets up an expression isolate for every request
+ * to a trigger other than its own Webhook node before it reads the body, and a body whose sender
+ * gave up meanwhile is gone: straight to n8n, a burst loses deliveries (docs/running-at-scale.md).
+ * Through the shipped HAProxy configuration (deploy/volume/haproxy.cfg) each one starts an
+ * execution. CI runs a burst scaled down with the sender's patience (BURST_E2E_COUNT
+ * deliveries, BURST_E2E_PATIENCE_MS each); `npm run bench -- --only=burst` runs 1,000.
+ */
+import {
+	callbackTriggerNode,
+	countStarted,
+	fastPathWebhookNode,
+	reviewJobDelivery,
+	sendBurst,
+	warmUp,
+	type BurstOutcome,
+} from './harness/burst';
+import type { N8nClient, WorkflowNode } from './harness/client';
+import { packageName } from './harness/package';
+import { startDeliveryProxy, type DeliveryProxy } from './harness/proxy';
+import { QueueControl } from './harness/queue-control';
+import { connect, type SuiteState } from './harness/state';
+import { activateChain, nodeOutput, productionUrl, webhookBase } from './harness/workflows';
+
+const COUNT = Number(process.env.BURST_E2E_COUNT) || 200;
+const PATIENCE_MS = Number(process.env.BURST_E2E_PATIENCE_MS) || 2_000;
+
+let client: N8nClient;
+let state: SuiteState;
+let proxy: DeliveryProxy;
+/** Queue mode: the second webhook process this file starts behind the proxy, stopped after. */
+let control: QueueControl | undefined;
+const activated: string[] = [];
+
+beforeAll(async () => {
+	({ client, state } = connect());
+	const upstreams = [webhookBase(state)];
+	if (state.mode === 'queue' && state.queue) {
+		control = new QueueControl(state.queue.controlUrl);
+		await control.startWebhook(1);
+		const second = (await control.processes()).find((p) => p.name.endsWith('webhook1'));
+		if (!second?.alive) throw new Error('the second webhook process did not start');
+		upstreams.push(second.url);
+	}
+	proxy = await startDeliveryProxy(upstreams, `e2e-${state.mode}`);
+}, 120_000);
+
+afterAll(async () => {
+	for (const id of activated.splice(0)) await client.deactivate(id);
+	await proxy?.stop();
+	await control?.stopWebhook(1);
+});
+
+interface Burst {
+	outcome: BurstOutcome;
+	started: number;
+	jobIds: number[];
+}
+
+/** `COUNT` deliveries at once to `trigger`'s workflow through `base`; what started, job by job. */
+async function burstTo(
+	label: string,
+	trigger: WorkflowNode,
+	urlOf: (base: string) => string,
+	base: string,
+	outputNode: string,
+): Promise<Burst> {
+	const id = await activateChain(client, `burst e2e: ${label}`, [trigger]);
+	activated.push(id);
+	const url = urlOf(base);
+	const before = await warmUp(client, id, url);
+	const bodies = Array.from({ length: COUNT }, reviewJobDelivery);
+	const since = Date.now();
+	const outcome = await sendBurst(url, bodies, PATIENCE_MS);
+	const { started, lastMs } = await countStarted(client, id, since, before + COUNT, 10_000);
+	const executions = await client.listExecutions({ workflowId: id, includeData: true, limit: 250 });
+	const sent = new Set(bodies.map((body) => body.job_id));
+	const jobIds = executions
+		.map((execution) => nodeOutput(execution, outputNode)[0])
+		.map((item) => Number(item.id ?? (item.body as { job_id?: number } | undefined)?.job_id))
+		.filter((jobId) => sent.has(jobId));
+	process.stdout.write(
+		`[burst ${state.mode}] ${label}: ${outcome.answeredInTime}/${COUNT} answered within ` +
+			`${PATIENCE_MS} ms, ${started - before} started, last at ${(lastMs / 1000).toFixed(1)} s\n`,
+	);
+	return { outcome, started: started - before, jobIds };
+}
+
+const triggerUrl = (trigger: WorkflowNode) => (base: string) =>
+	productionUrl(base, trigger, 'callback');
+
+test(`${COUNT} deliveries sent at once: through the shipped HAProxy front each starts one execution with its own job, as n8n's own Webhook node does straight to n8n`, async () => {
+	const { node, path } = fastPathWebhookNode();
+	const webhook = await burstTo(
+		"n8n's Webhook node, straight to n8n",
+		node,
+		(base) => `${base}/webhook/${path}`,
+		webhookBase(state),
+		node.name,
+	);
+	// The cliff, for the record: the trigger straight to n8n (no assertion: it is n8n's path).
+	const direct = callbackTriggerNode(packageName);
+	await burstTo(
+		'Callback Trigger, straight to n8n',
+		direct,
+		triggerUrl(direct),
+		webhookBase(state),
+		direct.name,
+	);
+
+	const trigger = callbackTriggerNode(packageName);
+	const proxied = await burstTo(
+		'Callback Trigger through HAProxy',
+		trigger,
+		triggerUrl(trigger),
+		proxy.url,
+		trigger.name,
+	);
+	expect(proxied.started).toBe(COUNT);
+	expect(new Set(proxied.jobIds).size).toBe(COUNT);
+	expect(proxied.started).toBeGreaterThanOrEqual(webhook.started);
+	// Nothing was refused: a sender that waited long enough got 200, the others gave up.
+	expect(proxied.outcome.refused + proxied.outcome.failed).toBe(0);
+	expect(webhook.jobIds).toHaveLength(webhook.started);
+}, 900_000);
