@@ -10,6 +10,8 @@ import {
 	warmUp,
 	type BurstOutcome,
 } from '../../test/e2e/harness/burst';
+import { defaultOwner, N8nClient } from '../../test/e2e/harness/client';
+import { startQueueCluster } from '../../test/e2e/harness/queue';
 import type { BenchContext, BenchResult, Row } from '../lib/result';
 import { log } from '../lib/rounds';
 import { RssSampler } from '../lib/rss';
@@ -50,24 +52,37 @@ const SETTINGS: Setting[] = [
 interface Cell {
 	receiver: Receiver;
 	setting: string;
-	front: 'direct' | 'HAProxy';
+	front: string;
 	patienceMs: number;
 	outcome: BurstOutcome;
 	started: number;
 	lost: number;
 	lastExecutionMs: number;
-	peakRssMb: number;
+	/** Each n8n process's peak, by name. */
+	peakRssMb: Record<string, number>;
+}
+
+/** Where a burst goes: an n8n (regular, or a queue cluster's main for the API) and its webhook processes. */
+interface Target {
+	client: N8nClient;
+	setting: Setting;
+	/** Webhook processes: the first is where "direct" goes, all of them sit behind the proxy. */
+	webhookUrls: string[];
+	/** n8n processes whose memory is watched. */
+	processes: Array<{ name: string; pid: number }>;
 }
 
 async function burstCell(
-	env: BenchEnvironment,
+	target: Target,
 	receiver: Receiver,
-	setting: Setting,
-	front: Cell['front'],
+	viaProxy: boolean,
 	count: number,
 	patienceMs: number,
 ): Promise<Cell> {
-	const { client } = env;
+	const { client, setting } = target;
+	const front = viaProxy
+		? `HAProxy → ${target.webhookUrls.length} webhook process${target.webhookUrls.length > 1 ? 'es' : ''}`
+		: 'direct';
 	const name = `bench burst ${receiver} ${setting.id} ${front} ${patienceMs}`;
 	let deployed;
 	if (receiver === 'trigger') {
@@ -79,14 +94,14 @@ async function burstCell(
 	}
 	let proxy: DeliveryProxy | undefined;
 	try {
-		if (front === 'HAProxy') {
+		if (viaProxy) {
 			const maxconn = Number(process.env.BURST_MAXCONN) || undefined;
-			proxy = await startDeliveryProxy([env.instance.url], 'bench-burst', maxconn);
+			proxy = await startDeliveryProxy(target.webhookUrls, 'bench-burst', maxconn);
 		}
-		const url = proxy ? deployed.url.replace(env.instance.url, proxy.url) : deployed.url;
+		const url = deployed.url.replace(client.baseUrl, proxy?.url ?? target.webhookUrls[0]);
 		const before = await warmUp(client, deployed.id, url);
 		const bodies = Array.from({ length: count }, reviewJobDelivery);
-		const rss = new RssSampler(env.instance.pid);
+		const samplers = target.processes.map((p) => ({ name: p.name, rss: new RssSampler(p.pid) }));
 		const since = Date.now();
 		const outcome = await sendBurst(url, bodies, patienceMs);
 		const counted = await countStarted(client, deployed.id, since, before + count);
@@ -100,17 +115,66 @@ async function burstCell(
 			started,
 			lost: count - started,
 			lastExecutionMs: counted.lastMs,
-			peakRssMb: Math.round(rss.stop().peakMb),
+			peakRssMb: Object.fromEntries(
+				samplers.map(({ name, rss }) => [name, Math.round(rss.stop().peakMb)]),
+			),
 		};
 		log(
 			`  ${RECEIVER_LABEL[receiver]}, ${setting.label}, ${front}, patience ${patienceMs / 1000} s: ` +
 				`${outcome.answeredInTime}/${count} answered in time, ${started} started, ${cell.lost} lost, ` +
-				`last execution at ${(counted.lastMs / 1000).toFixed(1)} s, peak RSS ${cell.peakRssMb} MB`,
+				`last execution at ${(counted.lastMs / 1000).toFixed(1)} s, peak RSS ${describeRss(cell)}`,
 		);
 		return cell;
 	} finally {
 		await client.deactivate(deployed.id);
 		await proxy?.stop();
+	}
+}
+
+const describeRss = (cell: Cell) =>
+	Object.entries(cell.peakRssMb)
+		.map(([name, mb]) => `${name} ${mb} MB`)
+		.join(', ');
+
+const regularTarget = (env: BenchEnvironment, setting: Setting): Target => ({
+	client: env.client,
+	setting,
+	webhookUrls: [env.instance.url],
+	processes: [{ name: 'n8n', pid: env.instance.pid }],
+});
+
+/** Queue mode on n8n's defaults: PostgreSQL, Redis, main, two webhook processes, two workers. */
+async function queueTarget(
+	env: BenchEnvironment,
+): Promise<{ target: Target; stop(): Promise<void> }> {
+	const quiet = { N8N_LOG_LEVEL: 'warn' };
+	const cluster = await startQueueCluster({
+		tarball: env.tarball,
+		label: 'bench-burst-queue',
+		// The e2e cluster's webhook processes run the legacy engine to keep CI in time; not here.
+		env: { main: quiet, webhook: { ...quiet, N8N_EXPRESSION_ENGINE: 'vm' }, worker: quiet },
+	});
+	try {
+		const second = await cluster.startWebhook(1);
+		const client = new N8nClient(cluster.main.url);
+		await client.signIn(defaultOwner);
+		await client.createApiKey('bench burst queue');
+		const processes = cluster
+			.processes()
+			.filter((p) => p.alive && p.pid)
+			.map(({ name, pid }) => ({ name, pid }));
+		return {
+			target: {
+				client,
+				setting: { id: 'queue', label: 'queue mode, defaults', env: {} },
+				webhookUrls: [cluster.webhook.url, second.url],
+				processes,
+			},
+			stop: () => cluster.stop(),
+		};
+	} catch (error) {
+		await cluster.stop();
+		throw error;
 	}
 }
 
@@ -121,9 +185,9 @@ async function burstCell(
  * lost, when the last execution ended, n8n's peak RSS. The quick run keeps the cliff's cells only.
  */
 export async function burst({ env, quick }: BenchContext): Promise<BenchResult> {
-	// BURST_COUNT, BURST_PATIENCE_S, BURST_SETTINGS (ids, comma-separated) and BURST_MAXCONN (in
-	// place of the shipped HAProxy file's) and BURST_ONLY (receiver:front, e.g. trigger:HAProxy)
-	// narrow a diagnosis.
+	// A diagnosis narrows the run: BURST_COUNT, BURST_PATIENCE_S, BURST_SETTINGS (ids,
+	// comma-separated; "queue" for the cluster), BURST_MAXCONN (in place of the shipped HAProxy
+	// file's) and BURST_ONLY (receiver:front, e.g. trigger:HAProxy).
 	const count = Number(process.env.BURST_COUNT) || (quick ? 150 : 1000);
 	const patiences = process.env.BURST_PATIENCE_S
 		? process.env.BURST_PATIENCE_S.split(',').map((s) => Number(s) * 1000)
@@ -132,40 +196,47 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 			: [10_000, 30_000];
 	const chosen = process.env.BURST_SETTINGS?.split(',') ?? (quick ? ['default'] : undefined);
 	const settings = chosen ? SETTINGS.filter((s) => chosen.includes(s.id)) : SETTINGS;
+	const withQueue = chosen ? chosen.includes('queue') : !quick;
 	const cells: Cell[] = [];
-	const others: BenchEnvironment[] = [];
-	try {
-		for (const setting of settings) {
-			let target = env;
-			if (setting.id !== 'default') {
-				log(`burst: starting n8n with ${setting.label}`);
-				target = await startEnvironment({ n8nEnv: setting.env, name: `bench-${setting.id}` });
-				others.push(target);
-			}
-			for (const patienceMs of patiences) {
-				const plan: Array<readonly [Receiver, Cell['front']]> = [
-					...(setting.id === 'default'
-						? ([
-								['webhook', 'direct'],
-								['webhook', 'HAProxy'],
-							] as const)
-						: []),
-					['trigger', 'direct'],
-					['trigger', 'HAProxy'],
-				];
-				const only = process.env.BURST_ONLY?.split(',');
-				for (const [receiver, front] of plan) {
-					if (only && !only.includes(`${receiver}:${front}`)) continue;
-					cells.push(await burstCell(target, receiver, setting, front, count, patienceMs));
-				}
-			}
-			if (target !== env) {
-				await target.close();
-				others.splice(others.indexOf(target), 1);
+	const only = process.env.BURST_ONLY?.split(',');
+	const run = async (target: Target, plan: ReadonlyArray<readonly [Receiver, boolean]>) => {
+		for (const patienceMs of patiences) {
+			for (const [receiver, viaProxy] of plan) {
+				if (only && !only.includes(`${receiver}:${viaProxy ? 'HAProxy' : 'direct'}`)) continue;
+				cells.push(await burstCell(target, receiver, viaProxy, count, patienceMs));
 			}
 		}
-	} finally {
-		await Promise.all(others.map((other) => other.close()));
+	};
+	const bothWays = [
+		['webhook', false],
+		['webhook', true],
+		['trigger', false],
+		['trigger', true],
+	] as const;
+	for (const setting of settings) {
+		if (setting.id === 'default') {
+			await run(regularTarget(env, setting), bothWays);
+			continue;
+		}
+		log(`burst: starting n8n with ${setting.label}`);
+		const other = await startEnvironment({ n8nEnv: setting.env, name: `bench-${setting.id}` });
+		try {
+			await run(regularTarget(other, setting), [
+				['trigger', false],
+				['trigger', true],
+			]);
+		} finally {
+			await other.close();
+		}
+	}
+	if (withQueue) {
+		log('burst: starting a queue-mode cluster with two webhook processes');
+		const queue = await queueTarget(env);
+		try {
+			await run(queue.target, bothWays);
+		} finally {
+			await queue.stop();
+		}
 	}
 
 	const rows: Row[] = cells.map((cell) => ({
@@ -176,10 +247,10 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 		},
 		b: {
 			label: 'last execution, peak RSS',
-			value: `${(cell.lastExecutionMs / 1000).toFixed(1)} s, ${cell.peakRssMb} MB`,
+			value: `${(cell.lastExecutionMs / 1000).toFixed(1)} s; ${describeRss(cell)}`,
 		},
-		goal: cell.front === 'HAProxy' ? '0 lost' : undefined,
-		met: cell.front === 'HAProxy' ? cell.lost === 0 : null,
+		goal: cell.front !== 'direct' ? '0 lost' : undefined,
+		met: cell.front !== 'direct' ? cell.lost === 0 : null,
 	}));
 	return {
 		id: 'burst',
