@@ -1,3 +1,6 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { startDeliveryProxy, type DeliveryProxy } from '../../test/e2e/harness/proxy';
 import { volumeEnv } from '../../test/e2e/harness/volumeEnv';
 import { startEnvironment, type BenchEnvironment } from '../lib/instance';
@@ -8,20 +11,22 @@ import {
 	reviewJobDelivery,
 	sendBurst,
 	warmUp,
-	type BurstOutcome,
 } from '../../test/e2e/harness/burst';
 import { defaultOwner, N8nClient } from '../../test/e2e/harness/client';
 import { startQueueCluster } from '../../test/e2e/harness/queue';
+import {
+	burstTable,
+	RECEIVER_LABEL,
+	runningAtScalePage,
+	withBurstTable,
+	type BurstCell,
+} from '../lib/burstTable';
 import type { BenchContext, BenchResult, Row } from '../lib/result';
 import { log } from '../lib/rounds';
 import { RssSampler } from '../lib/rss';
 import { deploy, PACKAGE } from '../lib/workflows';
 
-type Receiver = 'trigger' | 'webhook';
-const RECEIVER_LABEL: Record<Receiver, string> = {
-	trigger: 'Scraping Callback Trigger',
-	webhook: "n8n's Webhook node (static, Immediately)",
-};
+type Receiver = BurstCell['receiver'];
 
 interface Setting {
 	id: string;
@@ -46,21 +51,15 @@ const SETTINGS: Setting[] = [
 		label: 'N8N_EXPRESSION_ENGINE=quickjs',
 		env: { N8N_EXPRESSION_ENGINE: 'quickjs' },
 	},
+	{
+		id: 'concurrency',
+		label: 'N8N_CONCURRENCY_PRODUCTION_LIMIT=10',
+		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '10' },
+	},
 	{ id: 'volume', label: 'deploy/volume/n8n-volume.env', env: volumeEnv() },
 ];
 
-interface Cell {
-	receiver: Receiver;
-	setting: string;
-	front: string;
-	patienceMs: number;
-	outcome: BurstOutcome;
-	started: number;
-	lost: number;
-	lastExecutionMs: number;
-	/** Each n8n process's peak, by name. */
-	peakRssMb: Record<string, number>;
-}
+type Cell = BurstCell;
 
 /** Where a burst goes: an n8n (regular, or a queue cluster's main for the API) and its webhook processes. */
 interface Target {
@@ -188,7 +187,7 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 	// A diagnosis narrows the run: BURST_COUNT, BURST_PATIENCE_S, BURST_SETTINGS (ids,
 	// comma-separated; "queue" for the cluster), BURST_MAXCONN (in place of the shipped HAProxy
 	// file's) and BURST_ONLY (receiver:front, e.g. trigger:HAProxy).
-	const count = Number(process.env.BURST_COUNT) || (quick ? 150 : 1000);
+	const count = Number(process.env.BURST_COUNT) || (quick ? 100 : 1000);
 	const patiences = process.env.BURST_PATIENCE_S
 		? process.env.BURST_PATIENCE_S.split(',').map((s) => Number(s) * 1000)
 		: quick
@@ -215,7 +214,13 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 	] as const;
 	for (const setting of settings) {
 		if (setting.id === 'default') {
-			await run(regularTarget(env, setting), bothWays);
+			// Quick: the anchor, the cliff and the cure.
+			await run(
+				regularTarget(env, setting),
+				quick
+					? bothWays.filter(([receiver, viaProxy]) => receiver === 'trigger' || !viaProxy)
+					: bothWays,
+			);
 			continue;
 		}
 		log(`burst: starting n8n with ${setting.label}`);
@@ -239,6 +244,12 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 		}
 	}
 
+	const diagnosis = Object.keys(process.env).some((name) => name.startsWith('BURST_'));
+	if (!quick && !diagnosis) {
+		const page = readFileSync(runningAtScalePage, 'utf8');
+		writeFileSync(runningAtScalePage, withBurstTable(page, burstTable(cells, count)));
+		log(`burst: wrote the matrix into ${path.relative(process.cwd(), runningAtScalePage)}`);
+	}
 	const rows: Row[] = cells.map((cell) => ({
 		measure: `${RECEIVER_LABEL[cell.receiver]}, ${cell.setting}, ${cell.front}, patience ${cell.patienceMs / 1000} s`,
 		a: {

@@ -50,11 +50,8 @@ test(`with deploy/volume/n8n-volume.env, ${COUNT} deliveries sent at once are al
 	const url = productionUrl(n8n.url, trigger, 'callback');
 	const before = await warmUp(client, id, url);
 	const since = Date.now();
-	const outcome = await sendBurst(
-		url,
-		Array.from({ length: COUNT }, reviewJobDelivery),
-		PATIENCE_MS,
-	);
+	const bodies = Array.from({ length: COUNT }, reviewJobDelivery);
+	const outcome = await sendBurst(url, bodies, PATIENCE_MS);
 	const { started } = await countStarted(client, id, since, before + COUNT, 10_000);
 	process.stdout.write(
 		`[burst volume] ${outcome.answeredInTime}/${COUNT} answered, the last after ` +
@@ -62,5 +59,14 @@ test(`with deploy/volume/n8n-volume.env, ${COUNT} deliveries sent at once are al
 	);
 	expect(outcome).toMatchObject({ answeredInTime: COUNT, gaveUp: 0, refused: 0, failed: 0 });
 	expect(started - before).toBe(COUNT);
+
+	// The service's retry of the whole wave, all at once: every delivery taken side by side was
+	// remembered, so each is answered as a repeat and none starts the workflow again.
+	const texts: string[] = [];
+	const again = await sendBurst(url, bodies, PATIENCE_MS, (text) => texts.push(text));
+	expect(again.answeredInTime).toBe(COUNT);
+	expect(texts.filter((text) => JSON.parse(text).duplicate === true)).toHaveLength(COUNT);
+	const after = await countStarted(client, id, Date.now(), started + 1, 5_000);
+	expect(after.started).toBe(started);
 	await client.deactivate(id);
 }, 600_000);

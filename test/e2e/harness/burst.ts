@@ -120,6 +120,8 @@ export async function sendBurst(
 	url: string,
 	bodies: unknown[],
 	patienceMs: number,
+	/** Receives the text of each answer given in time. */
+	onAnswer?: (text: string) => void,
 ): Promise<BurstOutcome> {
 	const dispatcher = new Agent({ connections: null, pipelining: 0, connect: { timeout: 60_000 } });
 	const texts = bodies.map((body) => JSON.stringify(body));
@@ -142,7 +144,8 @@ export async function sendBurst(
 					signal: AbortSignal.timeout(patienceMs),
 					dispatcher,
 				} as RequestInit);
-				await response.arrayBuffer();
+				const answer = await response.text();
+				onAnswer?.(answer);
 				if (response.status === 200) {
 					outcome.answeredInTime++;
 					outcome.lastAnswerMs = performance.now() - started;

@@ -1,0 +1,61 @@
+import path from 'node:path';
+
+import type { BurstOutcome } from '../../test/e2e/harness/burst';
+
+export const runningAtScalePage = path.join(__dirname, '..', '..', 'docs', 'running-at-scale.md');
+
+/** One measured cell of the burst bench, as bench/results/full.json keeps it. */
+export interface BurstCell {
+	receiver: 'trigger' | 'webhook';
+	setting: string;
+	front: string;
+	patienceMs: number;
+	outcome: BurstOutcome;
+	started: number;
+	lost: number;
+	lastExecutionMs: number;
+	peakRssMb: Record<string, number>;
+}
+
+export const RECEIVER_LABEL: Record<BurstCell['receiver'], string> = {
+	trigger: 'Scraping Callback Trigger',
+	webhook: "n8n's Webhook node",
+};
+
+const START = '<!-- burst-table:start -->';
+const END = '<!-- burst-table:end -->';
+
+/** The burst matrix as docs/running-at-scale.md shows it. */
+export function burstTable(cells: BurstCell[], count: number): string {
+	const rows = cells.map((cell) =>
+		[
+			cell.setting,
+			cell.front,
+			RECEIVER_LABEL[cell.receiver],
+			`${cell.patienceMs / 1000} s`,
+			`${cell.outcome.answeredInTime.toLocaleString('en-US')}`,
+			cell.started.toLocaleString('en-US'),
+			cell.lost === 0 ? '0' : `**${cell.lost.toLocaleString('en-US')}**`,
+			`${(cell.lastExecutionMs / 1000).toFixed(1)} s`,
+			Object.entries(cell.peakRssMb)
+				.map(([name, mb]) => `${name} ${mb.toLocaleString('en-US')} MB`)
+				.join(', '),
+		].join(' | '),
+	);
+	return [
+		`${count.toLocaleString('en-US')} deliveries at once. Columns: n8n settings · what is in front of n8n · receiver · sender's patience · answered 200 in time · executions started · lost · last execution ended after · peak RSS per n8n process`,
+		'',
+		'| n8n | front | receiver | patience | answered in time | started | lost | last execution | peak RSS |',
+		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+		...rows.map((row) => `| ${row} |`),
+	].join('\n');
+}
+
+/** `page` with its burst-table block replaced by `table`. */
+export function withBurstTable(page: string, table: string): string {
+	const start = page.indexOf(START);
+	const end = page.indexOf(END);
+	if (start < 0 || end < start)
+		throw new Error(`docs/running-at-scale.md has no ${START} … ${END} block`);
+	return `${page.slice(0, start + START.length)}\n\n${table}\n\n${page.slice(end)}`;
+}

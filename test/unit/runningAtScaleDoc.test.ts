@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+
+import {
+	burstTable,
+	runningAtScalePage,
+	withBurstTable,
+	type BurstCell,
+} from '../../bench/lib/burstTable';
+
+const full = JSON.parse(readFileSync(`${__dirname}/../../bench/results/full.json`, 'utf8'));
+const burst = full.results.find((result: { id: string }) => result.id === 'burst') as
+	{ params: { count: number }; raw: { cells: BurstCell[] } } | undefined;
+const regenerate =
+	'regenerate both with "npm run bench -- --only=burst --update" (about half an hour)';
+
+/** docs/running-at-scale.md shows the burst matrix that `npm run bench` measured. */
+describe('docs/running-at-scale.md', () => {
+	const page = readFileSync(runningAtScalePage, 'utf8');
+
+	it('holds the burst matrix of bench/results/full.json', () => {
+		if (!burst) throw new Error(`bench/results/full.json has no burst results: ${regenerate}`);
+		const expected = withBurstTable(page, burstTable(burst.raw.cells, burst.params.count));
+		if (page !== expected) {
+			throw new Error(
+				`docs/running-at-scale.md's burst-table block differs from bench/results/full.json: ${regenerate}`,
+			);
+		}
+	});
+
+	it('has every delivery through the shipped HAProxy front start an execution, in regular and queue mode', () => {
+		const proxied = burst?.raw.cells.filter((cell) => cell.front.startsWith('HAProxy')) ?? [];
+		expect(proxied.map((cell) => cell.setting)).toEqual(
+			expect.arrayContaining(['defaults', 'queue mode, defaults']),
+		);
+		expect(proxied.filter((cell) => cell.lost > 0)).toEqual([]);
+	});
+});
