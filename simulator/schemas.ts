@@ -1,5 +1,5 @@
 /**
- * The service contract (`../shared/spec/service-interface.md`, beside the repository) written as
+ * The service contract (its interface document, which is not part of this repository) written as
  * zod schemas. Request schemas are what the simulator validates; response schemas are strict where
  * the spec lists every field, so a test that parses a body also catches an unexpected field. Shapes
  * the spec does not show are marked "assumed".

@@ -265,9 +265,12 @@ describe('transport retry policy', () => {
 				apiToken: 't',
 				baseUrl: '',
 			});
-		await expect(send.call(context, { api: 'review', method: 'GET', path: '/x' })).rejects.toThrow(
-			'The credential has no valid Review Scraper API URL',
-		);
+		const refusal = send.call(context, { api: 'review', method: 'GET', path: '/x' });
+		await expect(refusal).rejects.toThrow('The credential has no valid Review Scraper API URL');
+		// The hint names the field as the credential shows it.
+		await expect(refusal).rejects.toMatchObject({
+			description: 'Fill in "Base URL" of the credential with an http(s) address.',
+		});
 		expect(sent).toHaveLength(0);
 	});
 });

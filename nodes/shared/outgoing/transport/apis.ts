@@ -27,6 +27,8 @@ interface ApiAddress {
 	credentialType: 'reviewScraperApi' | 'scrapingApi';
 	baseUrlField: string;
 	label: string;
+	/** The credential field's name in the editor, when it is not "<label> URL". */
+	fieldLabel?: string;
 }
 
 /** The credential field that identifies the account, whose rate limit its requests share. */
@@ -42,6 +44,7 @@ export const API_ADDRESSES: Record<ApiName, ApiAddress> = {
 		credentialType: 'reviewScraperApi',
 		baseUrlField: 'baseUrl',
 		label: 'Review Scraper API',
+		fieldLabel: 'Base URL',
 	},
 	scheduling: { credentialType: 'scrapingApi', baseUrlField: 'schedulingUrl', label: 'Scheduling' },
 	ecommerce: {
@@ -81,11 +84,11 @@ export function requireBaseUrl(
 	credentials: object | undefined,
 	itemIndex?: number,
 ): string {
-	const { baseUrlField, label } = API_ADDRESSES[api];
+	const { baseUrlField, label, fieldLabel = `${label} URL` } = API_ADDRESSES[api];
 	const baseUrl = baseUrlOf(credentials, baseUrlField);
 	if (baseUrl !== undefined) return baseUrl;
 	throw new NodeOperationError(node, `The credential has no valid ${label} URL`, {
-		description: `Fill in "${label} URL" of the credential with an http(s) address.`,
+		description: `Fill in "${fieldLabel}" of the credential with an http(s) address.`,
 		itemIndex,
 	});
 }
