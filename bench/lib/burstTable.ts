@@ -14,6 +14,9 @@ export interface BurstCell {
 	started: number;
 	lost: number;
 	lastExecutionMs: number;
+	/** Each n8n process's resident set when the burst began, by name. */
+	startRssMb: Record<string, number>;
+	/** Each n8n process's peak during the cell, by name. */
 	peakRssMb: Record<string, number>;
 }
 
@@ -37,18 +40,26 @@ export function burstTable(cells: BurstCell[], count: number): string {
 			cell.started.toLocaleString('en-US'),
 			cell.lost === 0 ? '0' : `**${cell.lost.toLocaleString('en-US')}**`,
 			`${(cell.lastExecutionMs / 1000).toFixed(1)} s`,
-			Object.entries(cell.peakRssMb)
-				.map(([name, mb]) => `${name} ${mb.toLocaleString('en-US')} MB`)
-				.join(', '),
+			rssText(cell),
 		].join(' | '),
 	);
 	return [
-		`${count.toLocaleString('en-US')} deliveries at once. Columns: n8n settings · what is in front of n8n · receiver · sender's patience · answered 200 in time · executions started · lost · last execution ended after · peak RSS per n8n process`,
+		`${count.toLocaleString('en-US')} deliveries at once. Columns: n8n settings · what is in front of n8n · receiver · sender's patience · answered 200 in time · executions started · lost · last execution ended after · resident memory of each n8n process when the burst began → its peak (cells of one setting share an n8n, which keeps what the cells before took)`,
 		'',
 		'| n8n | front | receiver | patience | answered in time | started | lost | last execution | peak RSS |',
 		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 		...rows.map((row) => `| ${row} |`),
 	].join('\n');
+}
+
+/** Each process's resident memory when the burst began and at its peak. */
+export function rssText(cell: BurstCell): string {
+	return Object.entries(cell.peakRssMb)
+		.map(([name, peak]) => {
+			const start = cell.startRssMb[name];
+			return `${name} ${start.toLocaleString('en-US')} → ${peak.toLocaleString('en-US')} MB`;
+		})
+		.join(', ');
 }
 
 /** `page` with its burst-table block replaced by `table`. */

@@ -17,6 +17,7 @@ import { startQueueCluster } from '../../test/e2e/harness/queue';
 import {
 	burstTable,
 	RECEIVER_LABEL,
+	rssText,
 	runningAtScalePage,
 	withBurstTable,
 	type BurstCell,
@@ -114,14 +115,12 @@ async function burstCell(
 			started,
 			lost: count - started,
 			lastExecutionMs: counted.lastMs,
-			peakRssMb: Object.fromEntries(
-				samplers.map(({ name, rss }) => [name, Math.round(rss.stop().peakMb)]),
-			),
+			...memoryOf(samplers),
 		};
 		log(
 			`  ${RECEIVER_LABEL[receiver]}, ${setting.label}, ${front}, patience ${patienceMs / 1000} s: ` +
 				`${outcome.answeredInTime}/${count} answered in time, ${started} started, ${cell.lost} lost, ` +
-				`last execution at ${(counted.lastMs / 1000).toFixed(1)} s, peak RSS ${describeRss(cell)}`,
+				`last execution at ${(counted.lastMs / 1000).toFixed(1)} s, memory ${rssText(cell)}`,
 		);
 		return cell;
 	} finally {
@@ -130,10 +129,12 @@ async function burstCell(
 	}
 }
 
-const describeRss = (cell: Cell) =>
-	Object.entries(cell.peakRssMb)
-		.map(([name, mb]) => `${name} ${mb} MB`)
-		.join(', ');
+function memoryOf(samplers: Array<{ name: string; rss: RssSampler }>) {
+	const measured = samplers.map(({ name, rss }) => ({ name, ...rss.stop() }));
+	const byName = (pick: (m: (typeof measured)[number]) => number) =>
+		Object.fromEntries(measured.map((m) => [m.name, Math.round(pick(m))]));
+	return { startRssMb: byName((m) => m.startMb), peakRssMb: byName((m) => m.peakMb) };
+}
 
 const regularTarget = (env: BenchEnvironment, setting: Setting): Target => ({
 	client: env.client,
@@ -257,8 +258,8 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 			value: `${cell.outcome.answeredInTime} / ${cell.started} / ${cell.lost}`,
 		},
 		b: {
-			label: 'last execution, peak RSS',
-			value: `${(cell.lastExecutionMs / 1000).toFixed(1)} s; ${describeRss(cell)}`,
+			label: 'last execution; memory at start → peak',
+			value: `${(cell.lastExecutionMs / 1000).toFixed(1)} s; ${rssText(cell)}`,
 		},
 		goal: cell.front !== 'direct' ? '0 lost' : undefined,
 		met: cell.front !== 'direct' ? cell.lost === 0 : null,
