@@ -41,6 +41,8 @@ const notRepeatedInQueueMode = [
 	'settings-matrix',
 	// The request bodies the nodes send, read back from the simulator.
 	'service-fields',
+	// The callback check inside one execution, before anything is sent.
+	'callback-reachability',
 	'social-requests',
 	// What the main process loads and shows: node types, credential tests, the nodes as tools,
 	// the 3.0 Migration Report on saved workflows.
