@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 
 import type { N8nClient, WorkflowNode } from './client';
+import { webhookNode } from './workflows';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -78,24 +79,7 @@ export function callbackTriggerNode(packageName: string): WorkflowNode {
 /** n8n's own Webhook node on its fast path: static parameters, answering on receipt. */
 export function fastPathWebhookNode(): { node: WorkflowNode; path: string } {
 	const path = `burst-${randomUUID()}`;
-	return {
-		node: {
-			id: randomUUID(),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: {
-				httpMethod: 'POST',
-				path,
-				responseMode: 'onReceived',
-				responseData: '',
-				options: {},
-			},
-		},
-		path,
-	};
+	return { node: webhookNode(path, { respond: 'onReceived' }), path };
 }
 
 export interface BurstOutcome {
