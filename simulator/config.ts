@@ -42,6 +42,12 @@ export interface SimConfig {
 	callbackConcurrency: number | null;
 	/** Real milliseconds per simulated millisecond of the service's hour-long delays (1 = real time). */
 	timeScale: number;
+	/**
+	 * When a review job in `maintenance` is crawled again, counted from when it entered maintenance
+	 * (REAL-SERVICE.md: 2, 3, 5, 12, 24 and 72 hours later), each scaled by `timeScale`; after the
+	 * last it is `failed`, with no callback.
+	 */
+	maintenanceRetryDelaysMs: number[];
 	callbackRetry: CallbackRetryOptions;
 	productCount: number;
 	photoPostCount: number;
@@ -77,6 +83,7 @@ export const DEFAULT_CONFIG: SimConfig = {
 	callbackRate: null,
 	callbackConcurrency: null,
 	timeScale: 1,
+	maintenanceRetryDelaysMs: [2, 3, 5, 12, 24, 72].map((hours) => hours * HOUR_MS),
 	callbackRetry: {
 		policy: 'service',
 		serviceDelaysMs: [2 * HOUR_MS, 6 * HOUR_MS, 24 * HOUR_MS],

@@ -703,6 +703,7 @@ export const ConfigPatch = z
 		callbackRate: z.number().positive().max(100_000).nullable().optional(),
 		callbackConcurrency: int.min(1).nullable().optional(),
 		timeScale: z.number().positive().max(1000).optional(),
+		maintenanceRetryDelaysMs: z.array(count).max(10).optional(),
 		callbackRetry: z
 			.object({
 				policy: z.enum(['service', 'quick']).optional(),

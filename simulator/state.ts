@@ -24,7 +24,9 @@ export interface ReviewJob {
 	job_id: number;
 	origin: JobOrigin;
 	params: ProfileAddParams;
-	state: 'queued' | 'complete' | 'invalid_url';
+	state: 'queued' | 'complete' | 'invalid_url' | 'maintenance' | 'failed';
+	/** Crawls retried while in maintenance. */
+	maintenanceRetries: number;
 	created_at: Date;
 	reviews: ReviewJobReviewBody[];
 	/** When the job was last crawled: on completion, then on every re-sync. */

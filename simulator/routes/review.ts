@@ -28,6 +28,12 @@ const QUEUED_MESSAGE = 'Profile added to queue';
 
 /** A profile URL or search query containing this ends its job `invalid_url`. */
 export const INVALID_URL_MARKER = 'invalid-url';
+/**
+ * A profile URL or search query containing `maintenance-<n>` puts its job in `maintenance` (the
+ * scraping met a problem) until its n-th retry completes it; `maintenance-never` is never
+ * completed and ends `failed`, without a callback (REAL-SERVICE.md, a job's life).
+ */
+export const MAINTENANCE_MARKER = /maintenance-(\d+|never)/;
 
 function sourceName(params: ProfileAddParams): string {
 	if (params.place_id !== undefined || params.url === undefined) return 'google';
@@ -109,23 +115,55 @@ export function createReviewJob(
 		reviews: [],
 		last_crawl: null,
 		resyncs: 0,
+		maintenanceRetries: 0,
 	};
 	rt.state.reviewJobs.set(job.job_id, job);
 	rt.completeLater(() => {
-		const invalid = [params.url, params.query].some((text) => text?.includes(INVALID_URL_MARKER));
-		job.reviews = invalid
-			? []
-			: generateJobReviews(profileKey(job), {
-					blocks: params.blocks === undefined ? undefined : Number(params.blocks),
-					fromDate: params.from_date,
-					diff: params.diff !== undefined,
-				});
-		job.state = invalid ? 'invalid_url' : 'complete';
-		job.last_crawl = new Date();
-		if (!params.callback) return;
-		rt.deliver(params.callback, reviewJobRecord(job), 'review-job', job.job_id);
+		const maintenance = [params.url, params.query]
+			.map((text) => text && MAINTENANCE_MARKER.exec(text)?.[1])
+			.find(Boolean);
+		if (maintenance) {
+			maintainUntil(rt, job, maintenance === 'never' ? Infinity : Number(maintenance));
+			return;
+		}
+		finishCrawl(rt, job);
 	});
 	return job;
+}
+
+/**
+ * A job in maintenance is crawled again at each of the service's retry delays, counted from when
+ * it entered maintenance; the `completesAt`-th retry completes it (with its callback), and after
+ * the last one it is `failed`: nothing more happens, no callback.
+ */
+function maintainUntil(rt: SimRuntime, job: ReviewJob, completesAt: number): void {
+	job.state = 'maintenance';
+	const delays = rt.config.maintenanceRetryDelaysMs;
+	delays.forEach((delay, index) => {
+		rt.later(delay * rt.config.timeScale, () => {
+			if (job.state !== 'maintenance') return;
+			job.maintenanceRetries = index + 1;
+			if (index + 1 >= completesAt) finishCrawl(rt, job);
+			else if (index + 1 === delays.length) job.state = 'failed';
+		});
+	});
+}
+
+/** The crawl's end: complete (or invalid_url) with its reviews, and the callback. */
+function finishCrawl(rt: SimRuntime, job: ReviewJob): void {
+	const { params } = job;
+	const invalid = [params.url, params.query].some((text) => text?.includes(INVALID_URL_MARKER));
+	job.reviews = invalid
+		? []
+		: generateJobReviews(profileKey(job), {
+				blocks: params.blocks === undefined ? undefined : Number(params.blocks),
+				fromDate: params.from_date,
+				diff: params.diff !== undefined,
+			});
+	job.state = invalid ? 'invalid_url' : 'complete';
+	job.last_crawl = new Date();
+	if (!params.callback) return;
+	rt.deliver(params.callback, reviewJobRecord(job), 'review-job', job.job_id);
 }
 
 /** A diff names an earlier job: the service refuses one it does not know (REAL-SERVICE.md). */

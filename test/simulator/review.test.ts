@@ -164,6 +164,46 @@ describe('POST /api/v2/profiles/add', () => {
 		});
 	});
 
+	describe("a job in maintenance (REAL-SERVICE.md, a job's life)", () => {
+		// The service's retries (2, 3, 5, 12, 24 and 72 hours after maintenance began), here in ms.
+		beforeEach(() => sim.configure({ maintenanceRetryDelaysMs: [20, 30, 50, 120, 240, 720] }));
+
+		const jobState = (jobId: number) => sim.state.reviewJobs.get(jobId);
+		const waitUntil = async (done: () => boolean, timeoutMs: number) => {
+			const deadline = Date.now() + timeoutMs;
+			while (!done()) {
+				if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
+				await new Promise((resolve) => setTimeout(resolve, 5));
+			}
+		};
+
+		it('is crawled again at each retry and completes at the one its URL names, with its callback', async () => {
+			const response = await add({
+				url: 'https://maps.example/maintenance-3/1',
+				callback: receiver.url,
+			});
+			const jobId = response.body.job_id as number;
+			await waitUntil(() => jobState(jobId)?.state === 'maintenance', 2000);
+			expect(receiver.received).toHaveLength(0);
+			const [delivery] = await sim.waitForDeliveries(1, 2000);
+			expect(delivery).toMatchObject({ state: 'delivered', ref: jobId });
+			expect(jobState(jobId)).toMatchObject({ state: 'complete', maintenanceRetries: 3 });
+			expect(ReviewJobCallback.parse(receiver.received[0].body).crawl_status).toBe('complete');
+		});
+
+		it('ends failed after its last retry, and nothing calls back', async () => {
+			const response = await add({
+				url: 'https://maps.example/maintenance-never/1',
+				callback: receiver.url,
+			});
+			const jobId = response.body.job_id as number;
+			await waitUntil(() => jobState(jobId)?.state === 'failed', 3000);
+			expect(jobState(jobId)?.maintenanceRetries).toBe(6);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			expect(receiver.received).toHaveLength(0);
+		});
+	});
+
 	it('re-syncs a finished job: the same job_id posted again with one review more', async () => {
 		const response = await add({
 			url: 'https://maps.example/place/9',

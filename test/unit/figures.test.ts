@@ -307,6 +307,14 @@ const allowed: Allowed[] = [
 	},
 	// The service (the simulator implements production's behaviour, REAL-SERVICE.md).
 	{
+		figure: '2, 3, 5, 12, 24 and 72 hours',
+		in: [delivery],
+		source:
+			"the service's retries of a job in maintenance (simulator/config.ts maintenanceRetryDelaysMs)",
+		expected: () =>
+			`${listed(DEFAULT_CONFIG.maintenanceRetryDelaysMs.map((ms) => ms / HOUR_MS))} hours`,
+	},
+	{
 		figure: '2, 6 and 24 hours',
 		in: [README, CONTRIBUTING, delivery, 'docs/running-at-scale.md', EDITOR],
 		source: "the service's callback retries (simulator/config.ts serviceDelaysMs)",
