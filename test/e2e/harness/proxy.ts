@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -42,6 +42,17 @@ export function haproxyConfig(listenPort: number, upstreams: string[], maxconn?:
 		.replace(/^(\s*)# servers$/m, `$&\n${servers}`);
 }
 
+/**
+ * HAProxy refuses to start when the open-file limit is below what its `maxconn` needs (two files a
+ * connection): on such a machine the run takes the connections the limit allows (`-n`).
+ */
+function connectionLimitFor(config: string): string[] {
+	const maxconn = Number(/^\s*maxconn (\d+)/m.exec(readFileSync(config, 'utf8'))?.[1]);
+	const files = Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim());
+	if (!Number.isFinite(files) || !Number.isFinite(maxconn) || files >= 2 * maxconn + 100) return [];
+	return ['-n', String(Math.max(256, Math.floor((files - 100) / 2)))];
+}
+
 /** HAProxy (Debian's) in front of `upstreams`, as docs/running-at-scale.md sets it up. */
 export async function startDeliveryProxy(
 	upstreams: string[],
@@ -53,8 +64,9 @@ export async function startDeliveryProxy(
 	const folder = mkdtempSync(path.join(os.tmpdir(), 'n8n-proxy-'));
 	const config = path.join(folder, 'haproxy.cfg');
 	writeFileSync(config, haproxyConfig(port, upstreams, maxconn));
-	execFileSync('haproxy', ['-c', '-q', '-f', config]);
-	const child = spawnInGroup('haproxy', ['-db', '-f', config], {
+	const haproxy = existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy';
+	execFileSync(haproxy, ['-c', '-q', '-f', config]);
+	const child = spawnInGroup(haproxy, ['-db', ...connectionLimitFor(config), '-f', config], {
 		logFile: path.join(artifactsDir, 'logs', `haproxy-${label}.log`),
 	});
 	const url = `http://127.0.0.1:${port}`;
