@@ -46,7 +46,7 @@ export function burstTable(cells: BurstCell[], count: number): string {
 	return [
 		`${count.toLocaleString('en-US')} deliveries at once. Columns: n8n settings · what is in front of n8n · receiver · sender's patience · answered 200 in time · executions started · lost · last execution ended after · resident memory of each n8n process when the burst began → its peak (cells of one setting share an n8n, which keeps what the cells before took)`,
 		'',
-		'| n8n | front | receiver | patience | answered in time | started | lost | last execution | peak RSS |',
+		'| n8n | front | receiver | patience | answered in time | started | lost | last execution | memory, start → peak |',
 		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 		...rows.map((row) => `| ${row} |`),
 	].join('\n');

@@ -268,7 +268,7 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 		params: { count, patiences, settings: settings.map((s) => s.label) },
 		rows,
 		notes: [
-			'Each sender gives up after its patience, as a webhook sender does. "Started" counts the executions n8n saved (the count held still for 15 s and every one had ended); "lost" is sent minus started. HAProxy runs deploy/volume/haproxy.cfg as shipped.',
+			'Each sender gives up after its patience, as a webhook sender does. "Started" counts the executions n8n saved once every one had ended and all had started, or the count had held still for 15 s; "lost" is sent minus started. HAProxy runs deploy/volume/haproxy.cfg as shipped.',
 		],
 		raw: { cells },
 	};
