@@ -188,11 +188,12 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 	// A diagnosis narrows the run: BURST_COUNT, BURST_PATIENCE_S, BURST_SETTINGS (ids,
 	// comma-separated; "queue" for the cluster), BURST_MAXCONN (in place of the shipped HAProxy
 	// file's) and BURST_ONLY (receiver:front, e.g. trigger:HAProxy).
-	const count = Number(process.env.BURST_COUNT) || (quick ? 100 : 1000);
+	// Quick: a smaller burst with a shorter patience, which shows the same loss (CI's smoke run).
+	const count = Number(process.env.BURST_COUNT) || (quick ? 200 : 1000);
 	const patiences = process.env.BURST_PATIENCE_S
 		? process.env.BURST_PATIENCE_S.split(',').map((s) => Number(s) * 1000)
 		: quick
-			? [10_000]
+			? [2_000]
 			: [10_000, 30_000];
 	const chosen = process.env.BURST_SETTINGS?.split(',') ?? (quick ? ['default'] : undefined);
 	const settings = chosen ? SETTINGS.filter((s) => chosen.includes(s.id)) : SETTINGS;
