@@ -60,8 +60,6 @@ const SETTINGS: Setting[] = [
 	{ id: 'volume', label: 'deploy/volume/n8n-volume.env', env: volumeEnv() },
 ];
 
-type Cell = BurstCell;
-
 /** Where a burst goes: an n8n (regular, or a queue cluster's main for the API) and its webhook processes. */
 interface Target {
 	client: N8nClient;
@@ -78,7 +76,7 @@ async function burstCell(
 	viaProxy: boolean,
 	count: number,
 	patienceMs: number,
-): Promise<Cell> {
+): Promise<BurstCell> {
 	const { client, setting } = target;
 	const front = viaProxy
 		? `HAProxy → ${target.webhookUrls.length} webhook process${target.webhookUrls.length > 1 ? 'es' : ''}`
@@ -106,7 +104,7 @@ async function burstCell(
 		const outcome = await sendBurst(url, bodies, patienceMs);
 		const counted = await countStarted(client, deployed.id, since, before + count);
 		const started = counted.started - before;
-		const cell: Cell = {
+		const cell: BurstCell = {
 			receiver,
 			setting: setting.label,
 			front,
@@ -198,7 +196,7 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 	const chosen = process.env.BURST_SETTINGS?.split(',') ?? (quick ? ['default'] : undefined);
 	const settings = chosen ? SETTINGS.filter((s) => chosen.includes(s.id)) : SETTINGS;
 	const withQueue = chosen ? chosen.includes('queue') : !quick;
-	const cells: Cell[] = [];
+	const cells: BurstCell[] = [];
 	const only = process.env.BURST_ONLY?.split(',');
 	const run = async (target: Target, plan: ReadonlyArray<readonly [Receiver, boolean]>) => {
 		for (const patienceMs of patiences) {

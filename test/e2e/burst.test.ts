@@ -59,17 +59,10 @@ interface Burst {
 	jobIds: number[];
 }
 
-/** `COUNT` deliveries at once to `trigger`'s workflow through `base`; what started, job by job. */
-async function burstTo(
-	label: string,
-	trigger: WorkflowNode,
-	urlOf: (base: string) => string,
-	base: string,
-	outputNode: string,
-): Promise<Burst> {
-	const id = await activateChain(client, `burst e2e: ${label}`, [trigger]);
+/** `COUNT` deliveries at once to `receiver`'s workflow at `url`; what started, job by job. */
+async function burstTo(label: string, receiver: WorkflowNode, url: string): Promise<Burst> {
+	const id = await activateChain(client, `burst e2e: ${label}`, [receiver]);
 	activated.push(id);
-	const url = urlOf(base);
 	const before = await warmUp(client, id, url);
 	const bodies = Array.from({ length: COUNT }, reviewJobDelivery);
 	const since = Date.now();
@@ -78,7 +71,7 @@ async function burstTo(
 	const executions = await client.listExecutions({ workflowId: id, includeData: true, limit: 250 });
 	const sent = new Set(bodies.map((body) => body.job_id));
 	const jobIds = executions
-		.map((execution) => nodeOutput(execution, outputNode)[0])
+		.map((execution) => nodeOutput(execution, receiver.name)[0])
 		.map((item) => Number(item.id ?? (item.body as { job_id?: number } | undefined)?.job_id))
 		.filter((jobId) => sent.has(jobId));
 	process.stdout.write(
@@ -88,25 +81,18 @@ async function burstTo(
 	return { outcome, started: started - before, jobIds };
 }
 
-const triggerUrl = (trigger: WorkflowNode) => (base: string) =>
-	productionUrl(base, trigger, 'callback');
-
 test(`${COUNT} deliveries sent at once: through the shipped HAProxy front each starts one execution with its own job, as n8n's own Webhook node does straight to n8n`, async () => {
 	const { node, path } = fastPathWebhookNode();
 	const webhook = await burstTo(
 		"n8n's Webhook node, straight to n8n",
 		node,
-		(base) => `${base}/webhook/${path}`,
-		webhookBase(state),
-		node.name,
+		`${webhookBase(state)}/webhook/${path}`,
 	);
 	const trigger = callbackTriggerNode(packageName);
 	const proxied = await burstTo(
 		'Callback Trigger through HAProxy',
 		trigger,
-		triggerUrl(trigger),
-		proxy.url,
-		trigger.name,
+		productionUrl(proxy.url, trigger, 'callback'),
 	);
 	expect(proxied.started).toBe(COUNT);
 	expect(new Set(proxied.jobIds).size).toBe(COUNT);
