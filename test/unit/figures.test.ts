@@ -364,6 +364,7 @@ const allowed: Allowed[] = [
 	{
 		figure: '30 s',
 		in: [CONTRIBUTING],
+		near: 'simulator/lookup.ts',
 		source: 'simulator/lookup.ts UNRESOLVED_FOR_MS',
 		expected: () => `${UNRESOLVED_FOR_MS / 1000} s`,
 	},
@@ -455,7 +456,7 @@ const allowed: Allowed[] = [
 	},
 	{
 		figure: '120 s',
-		in: ['docs/limits.md'],
+		in: [CONTRIBUTING],
 		source: 'test/e2e/harness/client.ts WEBHOOK_ANSWER_MS',
 		expected: () => `${constantIn('test/e2e/harness/client.ts', 'WEBHOOK_ANSWER_MS') / 1000} s`,
 	},
@@ -575,25 +576,26 @@ const allowed: Allowed[] = [
 	},
 	{
 		figure: '96-case',
-		in: ['docs/compatibility.md'],
+		in: [CONTRIBUTING],
 		source: 'test/compat/measurements.md, settings matrix on PostgreSQL',
 		expected: () => `${matrix('PostgreSQL')[3].split('/')[1]}-case`,
 	},
 	{
 		figure: '30 s',
-		in: ['docs/compatibility.md'],
+		in: [CONTRIBUTING],
+		near: 'PostgreSQL',
 		source: 'test/compat/measurements.md, settings matrix on PostgreSQL',
 		expected: () => matrix('PostgreSQL')[2],
 	},
 	{
 		figure: '48 s',
-		in: ['docs/compatibility.md'],
+		in: [CONTRIBUTING],
 		source: 'test/compat/measurements.md, settings matrix on SQLite',
 		expected: () => matrix('SQLite')[2],
 	},
 	{
 		figure: '16 cases',
-		in: ['docs/compatibility.md'],
+		in: [CONTRIBUTING],
 		source: 'test/compat/measurements.md, settings matrix on SQLite (failed cases)',
 		expected: () => {
 			const [passed, all] = matrix('SQLite')[3].split(':')[0].split('/').map(Number);
