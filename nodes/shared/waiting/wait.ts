@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { executionResumeUrl, nodeRunIndex } from '../host/expressionData';
 import { isObject } from '../json';
 import type { PreparedItem } from '../outgoing/router';
 import { toolCaller } from '../outgoing/toolAnswer';
@@ -106,7 +107,7 @@ export const MANY_PROFILES_GUIDE =
  * job durations this way and about one through Add Many and the Scraping Callback Trigger.
  */
 function hintWaitsInTurn(this: IExecuteFunctions, itemIndex: number): void {
-	const waits = Number(this.getWorkflowDataProxy(itemIndex).$runIndex) + 1;
+	const waits = nodeRunIndex(this, itemIndex) + 1;
 	if (waits < WAITS_IN_TURN_HINT_FROM) return;
 	// Older n8n versions have no execution hints for community nodes.
 	this.addExecutionHints?.({
@@ -137,17 +138,15 @@ export function claimResumeUrl(this: IExecuteFunctions, itemIndex: number): stri
 		);
 	}
 	hintWaitsInTurn.call(this, itemIndex);
-	// Community nodes get $execution.resumeUrl, not getSignedResumeUrl(), which n8n accepts only for
-	// its own send-and-wait nodes.
-	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex));
+	const resumeUrl = executionResumeUrl(this, itemIndex);
 	const { url, token } = resumeCallbackAddress(resumeUrl, this.getNode().id);
 	// The submitted ID is kept in the execution's custom data, which n8n caps at 10 keys: claim the
 	// slot before the job is submitted, so a full store fails here and not after the job exists.
 	const key = awaitedJobKey(this.getNode().id);
-	const customData = requireExecutionCustomData.call(this, itemIndex);
+	const store = requireExecutionCustomData.call(this, itemIndex);
 	const claim = encodeAwaitedJob({ tokenDigest: token && digestToken(token) });
-	customData.set(key, claim);
-	if (customData.get(key) !== claim) {
+	store.set(key, claim);
+	if (store.get(key) !== claim) {
 		throw new NodeOperationError(
 			this.getNode(),
 			"Wait for Completion needs a free slot in the execution's custom data",
@@ -211,9 +210,9 @@ async function awaitCompletion(
 		});
 	}
 	const key = awaitedJobKey(this.getNode().id);
-	const customData = requireExecutionCustomData.call(this, itemIndex);
-	const { tokenDigest } = decodeAwaitedJob(customData.get(key)) ?? {};
-	customData.set(key, encodeAwaitedJob({ id: String(expectedId), tokenDigest }));
+	const store = requireExecutionCustomData.call(this, itemIndex);
+	const { tokenDigest } = decodeAwaitedJob(store.get(key)) ?? {};
+	store.set(key, encodeAwaitedJob({ id: String(expectedId), tokenDigest }));
 	await this.putExecutionToWait(new Date(Date.now() + timeLimitMinutes * 60_000));
 	return [acknowledgement];
 }
