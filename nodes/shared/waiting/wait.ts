@@ -50,7 +50,7 @@ export function waitsForCompletion(
 			return prepare.call(this, itemIndex);
 		}
 		refuseWaitingForSuppliedTool.call(this, itemIndex);
-		const timeLimit = readTimeLimitMinutes.call(this, itemIndex);
+		const timeLimit = readTimeLimitMinutes.call(this, itemIndex, waiting);
 		const resumeUrl = claimResumeUrl.call(this, itemIndex);
 		const { request } = prepare.call(this, itemIndex, resumeUrl);
 		return {
@@ -162,11 +162,16 @@ export function claimResumeUrl(this: IExecuteFunctions, itemIndex: number): stri
 
 /**
  * The time limit in minutes, read and checked before anything is sent: an amount and a unit from
- * node version 1.2, minutes before it (as workflows saved with those versions keep).
+ * the node version the declaration names, minutes before it (as workflows saved with those
+ * versions keep).
  */
-function readTimeLimitMinutes(this: IExecuteFunctions, itemIndex: number): number {
+function readTimeLimitMinutes(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	{ timeLimitInUnitsFrom }: Waiting,
+): number {
 	const read = new FieldReader(this.getNode(), itemIndex);
-	if (this.getNode().typeVersion < 1.2) {
+	if (this.getNode().typeVersion < timeLimitInUnitsFrom) {
 		const minutes = Number(
 			this.getNodeParameter('waitTimeLimit', itemIndex, DEFAULT_TIME_LIMIT_MINUTES),
 		);

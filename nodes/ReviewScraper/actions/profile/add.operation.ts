@@ -12,8 +12,13 @@ import { withWaitForCompletion } from '../../../shared/waiting/fields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';
 import type { Waiting } from '../../../shared/waiting/record';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
+import { WAIT_TIME_LIMIT_IN_UNITS_FROM } from '../../versions';
 
-export const waiting: Waiting = { callbackParameter: 'callback', idField: 'job_id' };
+export const waiting: Waiting = {
+	callbackParameter: 'callback',
+	idField: 'job_id',
+	timeLimitInUnitsFrom: WAIT_TIME_LIMIT_IN_UNITS_FROM,
+};
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['add'] } },
