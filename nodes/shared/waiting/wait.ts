@@ -131,7 +131,7 @@ export function claimResumeUrl(this: IExecuteFunctions, itemIndex: number): stri
 			{
 				itemIndex,
 				description:
-					"An execution resumes once per wait, for one item. Put this node inside Loop Over Items with a batch size of 1: each item waits in turn and every result comes back in this execution, linked to its item. (Execute Workflow \"once for each item\" into a sub-workflow that waits does not work on n8n 2.41: the parent resumes with the first sub-workflow's results only.) Or turn Wait for Completion off and receive the results with a Scraping Callback Trigger: for tens of profiles or more it gets every result in about one job's time, where the loop takes one job's time per profile (measured: " +
+					"An execution resumes once per wait, for one item. Put this node inside Loop Over Items with a batch size of 1: each item waits in turn and every result comes back in this execution, linked to its item. (Execute Workflow \"once for each item\" into a sub-workflow that waits does not help: n8n resumes the parent with the first sub-workflow's results only.) Or turn Wait for Completion off and receive the results with a Scraping Callback Trigger: for tens of profiles or more it gets every result in about one job's time, where the loop takes one job's time per profile (measured: " +
 					MANY_PROFILES_GUIDE +
 					').',
 			},
