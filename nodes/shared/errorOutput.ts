@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isN8n2 } from './host/version';
+import { isN8n2 } from './host/internals';
 
 /** Whether the node's "On Error" setting is "Continue (using error output)". */
 export function usesErrorOutput(node: INode): boolean {

@@ -15,7 +15,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { executeDataNode } from '../host/executeData';
+import { executeDataNode } from '../host/internals';
 import { mayHaveBeenCarriedOut } from './transport';
 
 const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';

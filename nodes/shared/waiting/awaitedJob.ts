@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { executionCustomData, type ExecutionCustomData } from '../host/customData';
+import { executionCustomData, type ExecutionCustomData } from '../host/internals';
 import { RESUME_TOKEN_PARAMETER } from '../redact';
 import { secretsMatch } from '../secretsMatch';
 

@@ -9,8 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorOutputJson, usesErrorOutput } from '../errorOutput';
-import { readExecutionCustomData } from '../host/customData';
-import { failResumedNode } from '../host/executeData';
+import { failResumedNode, readExecutionCustomData } from '../host/internals';
 import {
 	normalizePayload,
 	payloadId,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { executionResumeUrl, nodeRunIndex } from '../host/expressionData';
+import { executionResumeUrl, nodeRunIndex } from '../host/internals';
 import { isObject } from '../json';
 import type { PreparedItem } from '../outgoing/router';
 import { toolCaller } from '../outgoing/toolAnswer';

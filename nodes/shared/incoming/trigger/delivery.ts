@@ -15,7 +15,7 @@ import {
 	type Outcome,
 	type PayloadKind,
 } from '../callbackPayload';
-import { unreadRequest } from '../../host/webhookRequest';
+import { unreadRequest } from '../../host/internals';
 import { isObject } from '../../json';
 import { redactEchoedSecrets, SECRET_QUERY_PARAMETER } from '../../redact';
 import { secretsMatch } from '../../secretsMatch';

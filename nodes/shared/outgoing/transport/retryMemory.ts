@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { nodeRunIdentity } from '../../host/executeData';
+import { nodeRunIdentity } from '../../host/internals';
 import type { ServiceRequest } from './apis';
 
 /**

@@ -3,8 +3,8 @@ import type { IExecuteFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import {
 	executionCustomData,
 	readExecutionCustomData,
-} from '../../../../nodes/shared/host/customData';
-import { isN8n2 } from '../../../../nodes/shared/host/version';
+} from '../../../../nodes/shared/host/internals';
+import { isN8n2 } from '../../../../nodes/shared/host/internals';
 
 const node = { id: 'n1', name: 'Review Scraper' } as INode;
 
