@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { FieldReader } from '../../shared/outgoing/validation';
-import { oneResumedItem, type Waiting } from '../../shared/waiting/record';
+import { oneResumedItem, type Waiting } from '../../shared/waiting/declaration';
 import { ONE_RESUMED_ITEM_FROM, WAIT_TIME_LIMIT_IN_UNITS_FROM } from '../versions';
 import { postItems } from './results';
 

@@ -29,7 +29,7 @@ import {
 	type ParameterReader,
 	type ResumedFailure,
 	type Waiting,
-} from './record';
+} from './declaration';
 
 /** The restart webhook that the resume URL (with the node ID as suffix) reaches, as n8n's own send-and-wait nodes declare it. */
 export const callbackResumeWebhooks: IWebhookDescription[] = [

@@ -14,7 +14,7 @@ import {
 	requireExecutionCustomData,
 	resumeCallbackAddress,
 } from './awaitedJob';
-import { DEFAULT_TIME_LIMIT_MINUTES, MINUTES_PER_UNIT } from './fields';
+import { DEFAULT_TIME_LIMIT_MINUTES, MINUTES_PER_UNIT } from './waitFields';
 import {
 	completedResults,
 	oneResumedItem,
@@ -22,7 +22,7 @@ import {
 	type ParameterReader,
 	type ResumedFailure,
 	type Waiting,
-} from './record';
+} from './declaration';
 
 /**
  * The execute side of Wait for Completion, applied by the operations that declare it: the router
@@ -86,11 +86,11 @@ function throwResumedFailure(this: IExecuteFunctions, itemIndex: number): void {
 export function refuseWaitingForSuppliedTool(this: IExecuteFunctions, itemIndex: number): void {
 	const caller = toolCaller(this);
 	if (caller === 'workflow' || caller === 'engine') return;
-	const where =
+	const calledAs =
 		caller === 'supplied'
 			? 'called through the MCP Server Trigger'
 			: 'a tool of AI Agent 1.x or 2.x';
-	throw new NodeOperationError(this.getNode(), `Wait for Completion cannot wait as ${where}`, {
+	throw new NodeOperationError(this.getNode(), `Wait for Completion cannot wait as ${calledAs}`, {
 		itemIndex,
 		description:
 			'Nothing was sent. The tool would answer before the results came back. Turn Wait for Completion off (the tool then returns the job ID), or use AI Agent 3 or newer, which runs tools as nodes that can wait.',

@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { withoutKeys } from '../../../shared/json';
 import { FieldReader } from '../../../shared/outgoing/validation';
-import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import { withWaitForCompletion } from '../../../shared/waiting/waitFields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';
-import { oneResumedItem, type Waiting } from '../../../shared/waiting/record';
+import { oneResumedItem, type Waiting } from '../../../shared/waiting/declaration';
 import { buildFilters } from './filters';
 import { MAX_PER_PAGE, searchProperties } from './searchFields';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Waiting } from './record';
+import type { Waiting } from './declaration';
 
 /**
  * Two days. The service retries a refused callback 2, 6 and 24 hours after the first failure, so
