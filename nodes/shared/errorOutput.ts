@@ -7,15 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/** n8n 2.x keeps `details`; its contexts, unlike 1.x's, have custom data of their own. */
-function keepsErrorDetails(context: object): boolean {
-	try {
-		return typeof (context as { customData?: { set?: unknown } }).customData?.set === 'function';
-	} catch {
-		// n8n 2.x throws when the context has no execution behind it.
-		return false;
-	}
-}
+import { isN8n2 } from './host/internals';
 
 /** Whether the node's "On Error" setting is "Continue (using error output)". */
 export function usesErrorOutput(node: INode): boolean {
@@ -25,7 +17,7 @@ export function usesErrorOutput(node: INode): boolean {
 /**
  * A failed item's JSON for the error output. n8n moves an item there only when its JSON holds
  * nothing but `error`, `message` and `details` (n8n 1.x, whose contexts have no custom data of
- * their own: `error` and a truthy `message`, nothing else), and merges it over the input item it
+ * their own: `error` and a truthy `message`, nothing else; host/version.ts tells them apart), and merges it over the input item it
  * is linked to (`handleNodeErrorOutput`, n8n-core). Setting the item's own `error` would move it
  * too, but n8n then replaces its JSON with the message alone (`normalizeNodeErrors`), losing the
  * service's description and HTTP code.
@@ -37,7 +29,7 @@ export function errorOutputJson(
 	details: IDataObject,
 ): IDataObject {
 	const json: IDataObject = { error, message: message || error };
-	if (keepsErrorDetails(context)) json.details = details;
+	if (isN8n2(context)) json.details = details;
 	return json;
 }
 

@@ -192,7 +192,7 @@ const node = {
 	requestsPerSecond: () =>
 		constantIn('nodes/shared/outgoing/transport/apis.ts', 'DEFAULT_REQUESTS_PER_SECOND'),
 	timeLimitDays: () =>
-		constantIn('nodes/shared/waiting/fields.ts', 'DEFAULT_TIME_LIMIT_MINUTES') / 1440,
+		constantIn('nodes/shared/waiting/waitFields.ts', 'DEFAULT_TIME_LIMIT_MINUTES') / 1440,
 };
 const n8nCore = packageFile('n8n-core', 'dist/execution-engine/workflow-execute.js');
 const retryParams = (): [number, number, number] => {
@@ -378,13 +378,13 @@ const allowed: Allowed[] = [
 	{
 		figure: '2 days',
 		in: [README, delivery, EDITOR],
-		source: 'nodes/shared/waiting/fields.ts DEFAULT_TIME_LIMIT_MINUTES',
+		source: 'nodes/shared/waiting/waitFields.ts DEFAULT_TIME_LIMIT_MINUTES',
 		expected: () => `${node.timeLimitDays()} days`,
 	},
 	{
 		figure: '2-day',
 		in: [README, delivery],
-		source: 'nodes/shared/waiting/fields.ts DEFAULT_TIME_LIMIT_MINUTES',
+		source: 'nodes/shared/waiting/waitFields.ts DEFAULT_TIME_LIMIT_MINUTES',
 		expected: () => `${node.timeLimitDays()}-day`,
 	},
 	{

@@ -21,27 +21,63 @@ function importsOf(file: string): string[] {
 	);
 }
 
-type Side = 'outgoing' | 'incoming' | 'waiting' | 'both';
+type Side = 'outgoing' | 'incoming' | 'waiting' | 'host' | 'both';
+
+const SIDE_FOLDERS: Side[] = ['outgoing', 'incoming', 'waiting', 'host'];
 
 const side = (path: string): Side =>
-	path.startsWith('outgoing')
-		? 'outgoing'
-		: path.startsWith('incoming')
-			? 'incoming'
-			: path.startsWith('waiting')
-				? 'waiting'
-				: 'both';
+	SIDE_FOLDERS.find((folder) => path.startsWith(`${folder}/`)) ?? 'both';
 
 /**
  * What each side may import. Wait for Completion (waiting/) sends and receives, so it may use both
- * sides; neither side, nor what they share, knows it exists.
+ * sides; neither side, nor what they share, knows it exists. host/ is the one door to n8n's
+ * internals: every side may go through it, and it leans on nothing of the package.
  */
 const mayImport: Record<Side, Side[]> = {
-	outgoing: ['outgoing', 'both'],
-	incoming: ['incoming', 'both'],
-	waiting: ['waiting', 'outgoing', 'incoming', 'both'],
-	both: ['both'],
+	outgoing: ['outgoing', 'both', 'host'],
+	incoming: ['incoming', 'both', 'host'],
+	waiting: ['waiting', 'outgoing', 'incoming', 'both', 'host'],
+	host: ['host'],
+	both: ['both', 'host'],
 };
+
+/**
+ * Reaches into n8n beyond its node interfaces, or probes of which n8n runs: only host/ may hold
+ * them, so that a new n8n release that breaks one is looked for there alone.
+ */
+const HOST_INTERNALS: RegExp[] = [
+	/getExecuteData/,
+	/\bexecuteData\b/,
+	/\bcustomData\b/,
+	/\badditionalKeys\b/,
+	/getWorkflowDataProxy/,
+	/getRequestObject\(\)\s*as\b/,
+	/\bas unknown as\b/,
+	/\$execution\b/,
+	/\$runIndex\b/,
+	/\bresumeError\b/,
+	/\.disabled\s*=/,
+];
+
+/** A file's code without its comments and import paths, which may name what it does not reach. */
+function codeOf(file: string): string {
+	return readFileSync(file, 'utf8')
+		.replace(/from '[^']*'/g, '')
+		.replace(/\/\*[\s\S]*?\*\//g, '')
+		.replace(/(^|\s)\/\/.*$/gm, '$1');
+}
+
+/** The files outside host/ whose code holds one of `patterns`, with the pattern. */
+function reachesOutsideHost(patterns: RegExp[]): string[] {
+	return tsFiles(join(repoRoot, 'nodes'))
+		.filter((file) => !relative(shared, file).startsWith('host/'))
+		.flatMap((file) => {
+			const code = codeOf(file);
+			return patterns
+				.filter((pattern) => pattern.test(code))
+				.map((pattern) => `${relative(repoRoot, file)}: ${pattern}`);
+		});
+}
 
 describe('nodes/shared is split by side', () => {
 	const files = tsFiles(shared).map((file) => ({
@@ -49,9 +85,19 @@ describe('nodes/shared is split by side', () => {
 		imports: importsOf(file),
 	}));
 
+	it("reaches n8n's internals only through host/", () => {
+		expect(reachesOutsideHost(HOST_INTERNALS)).toEqual([]);
+	});
+
+	it('would see a reach outside host/: every pattern is found in host/ itself', () => {
+		const host = tsFiles(join(shared, 'host')).map(codeOf).join('\n');
+		expect(HOST_INTERNALS.filter((pattern) => !pattern.test(host))).toEqual([]);
+	});
+
 	it('has every side', () => {
 		for (const each of Object.keys(mayImport)) {
-			expect(files.filter(({ file }) => side(file) === each).length).toBeGreaterThan(2);
+			const least = each === 'host' ? 1 : 3;
+			expect(files.filter(({ file }) => side(file) === each).length).toBeGreaterThanOrEqual(least);
 		}
 	});
 
@@ -78,12 +124,15 @@ describe('nodes/shared is split by side', () => {
 		expect(elsewhere).toEqual([]);
 	});
 
-	it('the transport imports nothing outside itself but what both sides share', () => {
+	it('the transport imports nothing outside itself but what both sides share and host/', () => {
 		const wrong = files
 			.filter(({ file }) => file.startsWith('outgoing/transport/'))
 			.flatMap(({ file, imports }) =>
 				imports
-					.filter((target) => !target.startsWith('outgoing/transport/') && side(target) !== 'both')
+					.filter(
+						(target) =>
+							!target.startsWith('outgoing/transport/') && !['both', 'host'].includes(side(target)),
+					)
 					.map((target) => `${file} → ${target}`),
 			);
 		expect(wrong).toEqual([]);

@@ -1,4 +1,7 @@
-import { packageNodes } from './nodeClasses';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { packageNodes, repoRoot } from './nodeClasses';
 
 /**
  * n8n's installer records a node's last listed version as its latest (`version.slice(-1)[0]` in
@@ -19,6 +22,42 @@ describe('node versions as n8n records them', () => {
 			expect(Number.isInteger(versions[versions.length - 1])).toBe(true);
 			expect(description.defaultVersion ?? versions[0]).toBe(Math.max(...versions));
 			expect(new Set(versions).size).toBe(versions.length);
+		},
+	);
+});
+
+/**
+ * A node's versions.ts names the first version of each change: one that is not listed would show
+ * a field to no version, or to every version of a saved workflow.
+ */
+describe('the first version of each change is one the node lists', () => {
+	const withChanges = packageNodes.filter(({ folder }) =>
+		existsSync(join(repoRoot, 'nodes', folder, 'versions.ts')),
+	);
+
+	it('covers every node with more than one version', () => {
+		const multiVersion = packageNodes.filter(({ node }) => Array.isArray(node.description.version));
+		expect(withChanges.map(({ folder }) => folder)).toEqual(
+			multiVersion.map(({ folder }) => folder),
+		);
+	});
+
+	it.each(withChanges.map(({ folder, node }) => [folder, node.description.version]))(
+		'%s',
+		(folder, version) => {
+			const changes = require(join(repoRoot, 'nodes', String(folder), 'versions')) as Record<
+				string,
+				unknown
+			>;
+			const listed = Array.isArray(version) ? version : [version];
+			const firsts = Object.entries(changes);
+			expect(firsts.length).toBeGreaterThan(0);
+			for (const [name, first] of firsts) {
+				expect([name, listed.includes(first as number) && first !== Math.min(...listed)]).toEqual([
+					name,
+					true,
+				]);
+			}
 		},
 	);
 });

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { FieldReader } from '../../shared/outgoing/validation';
-import { oneResumedItem, type Waiting } from '../../shared/waiting/record';
+import { oneResumedItem, type Waiting } from '../../shared/waiting/declaration';
+import { ONE_RESUMED_ITEM_FROM, WAIT_TIME_LIMIT_IN_UNITS_FROM } from '../versions';
 import { postItems } from './results';
 
 /**
@@ -11,8 +12,9 @@ import { postItems } from './results';
 export const waitingForPosts: Waiting = {
 	callbackParameter: 'callbackUrl',
 	idField: 'request_id',
+	timeLimitInUnitsFrom: WAIT_TIME_LIMIT_IN_UNITS_FROM,
 	resumedItems: (envelope, node) =>
-		node.typeVersion >= 1.1
+		node.typeVersion >= ONE_RESUMED_ITEM_FROM
 			? oneResumedItem(envelope)
 			: postItems(envelope, String(envelope.request_id ?? '')),
 };

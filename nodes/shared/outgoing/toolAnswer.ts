@@ -15,6 +15,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { executeDataNode } from '../host/internals';
 import { mayHaveBeenCarriedOut } from './transport';
 
 const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
@@ -33,7 +34,7 @@ export function toolCaller(context: IExecuteFunctions): ToolCaller {
 	if (!node.type.endsWith('Tool')) return 'workflow';
 	// A supplied tool runs in its caller's execute data, except on a queue-mode worker serving the
 	// MCP Server Trigger; n8n 2.x says it outright, n8n 1.x has no isToolExecution().
-	const caller = context.getExecuteData?.()?.node;
+	const caller = executeDataNode(context);
 	const runsInCaller = caller !== undefined && caller.name !== node.name;
 	const supplied =
 		typeof context.isToolExecution === 'function' ? context.isToolExecution() : runsInCaller;

@@ -1,6 +1,5 @@
 import type {
 	IDataObject,
-	IExecuteData,
 	INodeExecutionData,
 	INodeProperties,
 	IWebhookDescription,
@@ -10,6 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorOutputJson, usesErrorOutput } from '../errorOutput';
+import { failResumedNode, readExecutionCustomData } from '../host/internals';
 import {
 	normalizePayload,
 	payloadId,
@@ -20,13 +20,7 @@ import {
 import { withoutKeys } from '../json';
 import type { OperationsOf } from '../operationTable';
 import { redactEchoedSecrets, RESUME_TOKEN_PARAMETER } from '../redact';
-import {
-	awaitedJobKey,
-	decodeAwaitedJob,
-	hasContextCustomData,
-	readExecutionCustomData,
-	tokenMatches,
-} from './awaitedJob';
+import { awaitedJobKey, decodeAwaitedJob, tokenMatches } from './awaitedJob';
 import {
 	completedResults,
 	oneResumedItem,
@@ -35,7 +29,7 @@ import {
 	type ParameterReader,
 	type ResumedFailure,
 	type Waiting,
-} from './record';
+} from './declaration';
 
 /** The restart webhook that the resume URL (with the node ID as suffix) reaches, as n8n's own send-and-wait nodes declare it. */
 export const callbackResumeWebhooks: IWebhookDescription[] = [
@@ -167,22 +161,12 @@ function resumeWithFailure(
 		const item: INodeExecutionData = { json: errorItem, pairedItem: { item: 0 } };
 		return { webhookResponse: { received: true }, workflowData: [[item]] };
 	}
-	// Not part of IWebhookFunctions: the resume entry of the execution this webhook resumes.
-	const resumeEntry = (this as unknown as { executeData?: IExecuteData }).executeData;
-	if (!resumeEntry || typeof resumeEntry !== 'object') {
+	const failure = failResumedNode(this, new NodeOperationError(node, message, { description }));
+	if (failure !== 'runsAgain') {
 		return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
 	}
-	if (hasContextCustomData(this)) {
-		resumeEntry.metadata = {
-			...resumeEntry.metadata,
-			resumeError: new NodeOperationError(node, message, { description }),
-		};
-		return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
-	}
-	// n8n 1.x has no resumeError: it resumes a waiting node by running it disabled, which only
-	// passes the webhook's items on. Enabled, the node runs again on this one item, and execute()
-	// throws the failure it carries (throwResumedFailure): n8n fails the node as for any error.
-	resumeEntry.node.disabled = false;
+	// The node runs again on this one item (n8n 1.x), and execute() throws the failure it carries
+	// (throwResumedFailure): n8n fails the node as for any error.
 	return {
 		webhookResponse: { received: true },
 		workflowData: [[{ json: markResumedFailure(errorItem, node.id, description) }]],

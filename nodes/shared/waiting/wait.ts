@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { executionResumeUrl, nodeRunIndex } from '../host/internals';
 import { isObject } from '../json';
 import type { PreparedItem } from '../outgoing/router';
 import { toolCaller } from '../outgoing/toolAnswer';
@@ -13,7 +14,7 @@ import {
 	requireExecutionCustomData,
 	resumeCallbackAddress,
 } from './awaitedJob';
-import { DEFAULT_TIME_LIMIT_MINUTES, MINUTES_PER_UNIT } from './fields';
+import { DEFAULT_TIME_LIMIT_MINUTES, MINUTES_PER_UNIT } from './waitFields';
 import {
 	completedResults,
 	oneResumedItem,
@@ -21,7 +22,7 @@ import {
 	type ParameterReader,
 	type ResumedFailure,
 	type Waiting,
-} from './record';
+} from './declaration';
 
 /**
  * The execute side of Wait for Completion, applied by the operations that declare it: the router
@@ -49,7 +50,7 @@ export function waitsForCompletion(
 			return prepare.call(this, itemIndex);
 		}
 		refuseWaitingForSuppliedTool.call(this, itemIndex);
-		const timeLimit = readTimeLimitMinutes.call(this, itemIndex);
+		const timeLimit = readTimeLimitMinutes.call(this, itemIndex, waiting);
 		const resumeUrl = claimResumeUrl.call(this, itemIndex);
 		const { request } = prepare.call(this, itemIndex, resumeUrl);
 		return {
@@ -85,11 +86,11 @@ function throwResumedFailure(this: IExecuteFunctions, itemIndex: number): void {
 export function refuseWaitingForSuppliedTool(this: IExecuteFunctions, itemIndex: number): void {
 	const caller = toolCaller(this);
 	if (caller === 'workflow' || caller === 'engine') return;
-	const where =
+	const calledAs =
 		caller === 'supplied'
 			? 'called through the MCP Server Trigger'
 			: 'a tool of AI Agent 1.x or 2.x';
-	throw new NodeOperationError(this.getNode(), `Wait for Completion cannot wait as ${where}`, {
+	throw new NodeOperationError(this.getNode(), `Wait for Completion cannot wait as ${calledAs}`, {
 		itemIndex,
 		description:
 			'Nothing was sent. The tool would answer before the results came back. Turn Wait for Completion off (the tool then returns the job ID), or use AI Agent 3 or newer, which runs tools as nodes that can wait.',
@@ -106,7 +107,7 @@ export const MANY_PROFILES_GUIDE =
  * job durations this way and about one through Add Many and the Scraping Callback Trigger.
  */
 function hintWaitsInTurn(this: IExecuteFunctions, itemIndex: number): void {
-	const waits = Number(this.getWorkflowDataProxy(itemIndex).$runIndex) + 1;
+	const waits = nodeRunIndex(this, itemIndex) + 1;
 	if (waits < WAITS_IN_TURN_HINT_FROM) return;
 	// Older n8n versions have no execution hints for community nodes.
 	this.addExecutionHints?.({
@@ -130,24 +131,22 @@ export function claimResumeUrl(this: IExecuteFunctions, itemIndex: number): stri
 			{
 				itemIndex,
 				description:
-					"An execution resumes once per wait, for one item. Put this node inside Loop Over Items with a batch size of 1: each item waits in turn and every result comes back in this execution, linked to its item. (Execute Workflow \"once for each item\" into a sub-workflow that waits does not work on n8n 2.41: the parent resumes with the first sub-workflow's results only.) Or turn Wait for Completion off and receive the results with a Scraping Callback Trigger: for tens of profiles or more it gets every result in about one job's time, where the loop takes one job's time per profile (measured: " +
+					"An execution resumes once per wait, for one item. Put this node inside Loop Over Items with a batch size of 1: each item waits in turn and every result comes back in this execution, linked to its item. (Execute Workflow \"once for each item\" into a sub-workflow that waits does not help: n8n resumes the parent with the first sub-workflow's results only.) Or turn Wait for Completion off and receive the results with a Scraping Callback Trigger: for tens of profiles or more it gets every result in about one job's time, where the loop takes one job's time per profile (measured: " +
 					MANY_PROFILES_GUIDE +
 					').',
 			},
 		);
 	}
 	hintWaitsInTurn.call(this, itemIndex);
-	// Community nodes get $execution.resumeUrl, not getSignedResumeUrl(), which n8n accepts only for
-	// its own send-and-wait nodes.
-	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex));
+	const resumeUrl = executionResumeUrl(this, itemIndex);
 	const { url, token } = resumeCallbackAddress(resumeUrl, this.getNode().id);
 	// The submitted ID is kept in the execution's custom data, which n8n caps at 10 keys: claim the
 	// slot before the job is submitted, so a full store fails here and not after the job exists.
 	const key = awaitedJobKey(this.getNode().id);
-	const customData = requireExecutionCustomData.call(this, itemIndex);
+	const store = requireExecutionCustomData.call(this, itemIndex);
 	const claim = encodeAwaitedJob({ tokenDigest: token && digestToken(token) });
-	customData.set(key, claim);
-	if (customData.get(key) !== claim) {
+	store.set(key, claim);
+	if (store.get(key) !== claim) {
 		throw new NodeOperationError(
 			this.getNode(),
 			"Wait for Completion needs a free slot in the execution's custom data",
@@ -163,11 +162,16 @@ export function claimResumeUrl(this: IExecuteFunctions, itemIndex: number): stri
 
 /**
  * The time limit in minutes, read and checked before anything is sent: an amount and a unit from
- * node version 1.2, minutes before it (as workflows saved with those versions keep).
+ * the node version the declaration names, minutes before it (as workflows saved with those
+ * versions keep).
  */
-function readTimeLimitMinutes(this: IExecuteFunctions, itemIndex: number): number {
+function readTimeLimitMinutes(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	{ timeLimitInUnitsFrom }: Waiting,
+): number {
 	const read = new FieldReader(this.getNode(), itemIndex);
-	if (this.getNode().typeVersion < 1.2) {
+	if (this.getNode().typeVersion < timeLimitInUnitsFrom) {
 		const minutes = Number(
 			this.getNodeParameter('waitTimeLimit', itemIndex, DEFAULT_TIME_LIMIT_MINUTES),
 		);
@@ -211,9 +215,9 @@ async function awaitCompletion(
 		});
 	}
 	const key = awaitedJobKey(this.getNode().id);
-	const customData = requireExecutionCustomData.call(this, itemIndex);
-	const { tokenDigest } = decodeAwaitedJob(customData.get(key)) ?? {};
-	customData.set(key, encodeAwaitedJob({ id: String(expectedId), tokenDigest }));
+	const store = requireExecutionCustomData.call(this, itemIndex);
+	const { tokenDigest } = decodeAwaitedJob(store.get(key)) ?? {};
+	store.set(key, encodeAwaitedJob({ id: String(expectedId), tokenDigest }));
 	await this.putExecutionToWait(new Date(Date.now() + timeLimitMinutes * 60_000));
 	return [acknowledgement];
 }

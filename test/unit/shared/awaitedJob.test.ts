@@ -1,8 +1,11 @@
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+
 import {
 	awaitedJobKey,
 	decodeAwaitedJob,
 	digestToken,
 	encodeAwaitedJob,
+	requireExecutionCustomData,
 	resumeCallbackAddress,
 	tokenMatches,
 } from '../../../nodes/shared/waiting/awaitedJob';
@@ -55,5 +58,17 @@ describe('what a waiting execution waits for', () => {
 		expect(first.url).toBe(`${unsigned}/node-1?resume_token=${first.token}`);
 		expect(second.url).toBe(`${unsigned}/node-1?resume_token=${second.token}`);
 		expect(second.token).not.toBe(first.token);
+	});
+
+	it('refuses Wait for Completion where there is no custom data at all, before sending', () => {
+		const node = { id: 'n1', name: 'Review Scraper' } as INode;
+		const context = (extra: object) =>
+			({ getNode: () => node, ...extra }) as unknown as IExecuteFunctions;
+		expect(() => requireExecutionCustomData.call(context({}), 0)).toThrow(
+			/^Wait for Completion needs the execution's custom data/,
+		);
+		const store = { set: () => undefined, get: () => undefined };
+		const n8n1 = context({ getWorkflowDataProxy: () => ({ $execution: { customData: store } }) });
+		expect(requireExecutionCustomData.call(n8n1, 0)).toBe(store);
 	});
 });

@@ -3,12 +3,17 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { withoutKeys } from '../../../shared/json';
 import { FieldReader } from '../../../shared/outgoing/validation';
-import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import { withWaitForCompletion } from '../../../shared/waiting/waitFields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';
-import { oneResumedItem, type Waiting } from '../../../shared/waiting/record';
+import { oneResumedItem, type Waiting } from '../../../shared/waiting/declaration';
 import { buildFilters } from './filters';
 import { MAX_PER_PAGE, searchProperties } from './searchFields';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
+import {
+	LIMIT_AT_TOP_LEVEL_FROM,
+	ONE_RESUMED_ITEM_FROM,
+	WAIT_TIME_LIMIT_IN_UNITS_FROM,
+} from '../../versions';
 
 export interface SearchInput {
 	keyword?: unknown;
@@ -114,9 +119,10 @@ export function searchOutputItems(
 export const waiting: Waiting = {
 	callbackParameter: 'callbackUrl',
 	idField: 'request_id',
+	timeLimitInUnitsFrom: WAIT_TIME_LIMIT_IN_UNITS_FROM,
 	answeredAtOnce: (answer) => Array.isArray(answer.results),
 	resumedItems: (envelope, node, parameter) =>
-		node.typeVersion >= 1.1
+		node.typeVersion >= ONE_RESUMED_ITEM_FROM
 			? oneResumedItem(envelope)
 			: searchOutputItems(
 					envelope,
@@ -136,13 +142,13 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-/** The limit sent: top-level Return All / Limit from version 1.2, Additional Fields before it. */
+/** The limit sent: top-level Return All / Limit from LIMIT_AT_TOP_LEVEL_FROM, Additional Fields before it. */
 function searchLimit(
 	typeVersion: number,
 	parameter: (name: string, fallback?: unknown) => unknown,
 	additional: IDataObject,
 ): unknown {
-	if (typeVersion < 1.2) return additional.limit;
+	if (typeVersion < LIMIT_AT_TOP_LEVEL_FROM) return additional.limit;
 	return parameter('returnAll', false) ? undefined : parameter('limit', 50);
 }
 

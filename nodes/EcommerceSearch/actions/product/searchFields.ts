@@ -8,6 +8,7 @@ import {
 	returnAllField,
 } from '../../../shared/outgoing/descriptions';
 import { productFiltersField } from './filterFields';
+import { LIMIT_AT_TOP_LEVEL_FROM } from '../../versions';
 
 export const MAX_PER_PAGE = 500;
 
@@ -96,24 +97,26 @@ export const searchProperties: INodeProperties[] = [
 			'Address that receives the results as a JSON POST, for example the production URL of a Scraping Callback Trigger or Webhook node',
 	},
 	productFiltersField,
-	// From version 1.2 the cap on products found is n8n's usual Return All / Limit pair.
+	// From LIMIT_AT_TOP_LEVEL_FROM the cap on products found is n8n's usual Return All / Limit pair.
 	{
 		...returnAllField,
 		description: 'Whether to have the service find every product, or at most Limit',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { gte: LIMIT_AT_TOP_LEVEL_FROM } }] } },
 	},
 	{
 		...limitField,
 		description: LIMIT_DESCRIPTION,
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }], returnAll: [false] } },
+		displayOptions: {
+			show: { '@version': [{ _cnd: { gte: LIMIT_AT_TOP_LEVEL_FROM } }], returnAll: [false] },
+		},
 	},
 	{
 		...additionalFields([{ ...limitField, description: LIMIT_DESCRIPTION }, ...PAGING_FIELDS]),
-		displayOptions: { show: { '@version': [{ _cnd: { lt: 1.2 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { lt: LIMIT_AT_TOP_LEVEL_FROM } }] } },
 	},
 	{
 		...additionalFields(PAGING_FIELDS),
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { gte: LIMIT_AT_TOP_LEVEL_FROM } }] } },
 	},
 	{
 		...outputField(

@@ -8,12 +8,17 @@ import {
 } from '../../../shared/outgoing/callbackReachability';
 import { readProfile } from '../../../shared/outgoing/profile';
 import { profileFields } from '../../../shared/outgoing/profileFields';
-import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import { withWaitForCompletion } from '../../../shared/waiting/waitFields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';
-import type { Waiting } from '../../../shared/waiting/record';
+import type { Waiting } from '../../../shared/waiting/declaration';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
+import { WAIT_TIME_LIMIT_IN_UNITS_FROM } from '../../versions';
 
-export const waiting: Waiting = { callbackParameter: 'callback', idField: 'job_id' };
+export const waiting: Waiting = {
+	callbackParameter: 'callback',
+	idField: 'job_id',
+	timeLimitInUnitsFrom: WAIT_TIME_LIMIT_IN_UNITS_FROM,
+};
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['profile'], operation: ['add'] } },

@@ -13,6 +13,7 @@ import {
 	noDestinationNotice,
 } from '../../../shared/outgoing/callbackReachability';
 import { optionsCollection, toolDescriptionField } from '../../../shared/outgoing/descriptions';
+import { AUTO_MAP_PROFILES_FROM } from '../../versions';
 import { PROFILE_KEYS, readProfile } from '../../../shared/outgoing/profile';
 import { profileFields } from '../../../shared/outgoing/profileFields';
 import type { ServiceRequest } from '../../../shared/outgoing/transport';
@@ -38,7 +39,7 @@ const properties: INodeProperties[] = [
 	// Version 1 read every profile from the node's fields; from 1.1 on the input items are the
 	// profiles unless the user says otherwise, so no per-item expression is needed.
 	inputModeProperty('defineBelow', { '@version': [1] }),
-	inputModeProperty('autoMap', { '@version': [{ _cnd: { gte: 1.1 } }] }),
+	inputModeProperty('autoMap', { '@version': [{ _cnd: { gte: AUTO_MAP_PROFILES_FROM } }] }),
 	{
 		displayName: `Each input item is one profile: its fields ${listOfKeys(PROFILE_KEYS)} are sent; other fields are ignored, except one spelt like these in other case (place_ID), which is refused. The fields below apply to items that lack them.`,
 		name: 'autoMapNotice',

@@ -5,9 +5,7 @@ import type { PreparedItem } from '../../../shared/outgoing/router';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { jobIdField } from '../jobId';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
-
-/** From 1.3 the respond job is picked from the account's list; a saved 1.x text ID stays text. */
-const RESPOND_JOB_LOCATOR_FROM = 1.3;
+import { RESPOND_JOB_LOCATOR_FROM } from '../../versions';
 
 const respondJobLocator: INodeProperties = {
 	displayName: 'Respond Job',

@@ -8,6 +8,7 @@ import {
 	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
 	SERVICE_OPTIONS,
 } from '../../../shared/outgoing/schedule/fields';
+import { API_FIELDS_FROM } from '../../versions';
 
 const pairs = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -101,7 +102,7 @@ export const createProperties: INodeProperties[] = [
 		default: API_FIELDS,
 		description:
 			'How to give what each run sends to the target endpoint: its fields, or (advanced) the raw query parameters, headers and body',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { gte: API_FIELDS_FROM } }] } },
 	},
 	{
 		...profileField('callback', {

@@ -14,6 +14,7 @@ import { FieldReader } from '../../../shared/outgoing/validation';
 import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
 import { assertCompleted, postItems, totalPages } from '../results';
 import { asRecord, requestPath, scraperGet } from '../scraperRequest';
+import { LIMIT_AT_TOP_LEVEL_FROM } from '../../versions';
 
 export const RETURN_ALL_PAGE_SIZE = 100;
 /** Return All reads several pages at once already: its items go one after the other. */
@@ -26,7 +27,7 @@ const properties: INodeProperties[] = [
 	{
 		...returnAllField,
 		description: 'Whether to return the posts of every page or only the page chosen below',
-		displayOptions: { show: { '@version': [{ _cnd: { lt: 1.2 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { lt: LIMIT_AT_TOP_LEVEL_FROM } }] } },
 	},
 	{
 		displayName: 'Page',
@@ -35,18 +36,22 @@ const properties: INodeProperties[] = [
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 1,
 		description: 'Page of posts to return; its size is Options → Results per Page',
-		displayOptions: { show: { returnAll: [false], '@version': [{ _cnd: { lt: 1.2 } }] } },
+		displayOptions: {
+			show: { returnAll: [false], '@version': [{ _cnd: { lt: LIMIT_AT_TOP_LEVEL_FROM } }] },
+		},
 	},
-	// From version 1.2, n8n's usual Return All / Limit: the first Limit posts, over as many pages.
+	// From LIMIT_AT_TOP_LEVEL_FROM, n8n's usual Return All / Limit: the first Limit posts, over as many pages.
 	{
 		...returnAllField,
 		description: 'Whether to return every post of the search or only up to a given limit',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { gte: LIMIT_AT_TOP_LEVEL_FROM } }] } },
 	},
 	{
 		...limitField,
 		description: 'Max number of posts to return, read over as many pages as it takes',
-		displayOptions: { show: { returnAll: [false], '@version': [{ _cnd: { gte: 1.2 } }] } },
+		displayOptions: {
+			show: { returnAll: [false], '@version': [{ _cnd: { gte: LIMIT_AT_TOP_LEVEL_FROM } }] },
+		},
 	},
 	{
 		...outputField(
@@ -87,7 +92,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const perPage = read.optionalInteger('Results per Page', options.perPage, { min: 1 });
-	const byLimit = !returnAll && this.getNode().typeVersion >= 1.2;
+	const byLimit = !returnAll && this.getNode().typeVersion >= LIMIT_AT_TOP_LEVEL_FROM;
 	const limit = byLimit
 		? read.requiredInteger('Limit', this.getNodeParameter('limit', itemIndex, 50), { min: 1 })
 		: undefined;

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callbackOptions } from '../../../shared/outgoing/callbackReachability';
 import { additionalFields, toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import { FieldReader } from '../../../shared/outgoing/validation';
-import { withWaitForCompletion } from '../../../shared/waiting/fields';
+import { withWaitForCompletion } from '../../../shared/waiting/waitFields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';
 import {
 	addExternalIdentifier,

@@ -15,6 +15,7 @@ import {
 	type Outcome,
 	type PayloadKind,
 } from '../callbackPayload';
+import { unreadRequest } from '../../host/internals';
 import { isObject } from '../../json';
 import { redactEchoedSecrets, SECRET_QUERY_PARAMETER } from '../../redact';
 import { secretsMatch } from '../../secretsMatch';
@@ -117,24 +118,10 @@ type DeliveryBody =
 	| { body: unknown; refusal?: undefined }
 	| { body?: undefined; refusal: { status: number; message: string } };
 
-interface UnreadRequest extends AsyncIterable<Buffer> {
-	headers: Record<string, string | string[] | undefined>;
-	readable?: boolean;
-	readableEnded?: boolean;
-	rawBody?: unknown;
-	body?: unknown;
-	destroy?: () => void;
-}
-
 /** The delivery's body: as n8n parsed it, or read here when n8n left it unread. */
 async function readDeliveryBody(this: IWebhookFunctions): Promise<DeliveryBody> {
-	const request = this.getRequestObject() as unknown as UnreadRequest;
-	const unread =
-		request.body === undefined &&
-		request.rawBody === undefined &&
-		request.readable === true &&
-		request.readableEnded !== true;
-	if (!unread) return { body: this.getBodyData() };
+	const request = unreadRequest(this);
+	if (!request) return { body: this.getBodyData() };
 
 	const encoding = String(request.headers['content-encoding'] ?? 'identity').toLowerCase();
 	if (encoding !== 'identity') {

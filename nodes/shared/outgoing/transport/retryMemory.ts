@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { nodeRunIdentity } from '../../host/internals';
 import type { ServiceRequest } from './apis';
 
 /**
@@ -53,7 +54,7 @@ export function notSentAgain<E extends Error & { description?: string | null }>(
 
 /** This node run's memory; none (every try sends) where n8n gives no execute data. */
 export function retryMemory(this: IExecuteFunctions): RetryMemory | undefined {
-	const run = typeof this.getExecuteData === 'function' ? this.getExecuteData() : undefined;
+	const run = nodeRunIdentity(this);
 	if (!run || typeof run !== 'object') return undefined;
 	let outcomes = runs.get(run);
 	if (!outcomes) {

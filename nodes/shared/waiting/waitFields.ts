@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Waiting } from './record';
+import type { Waiting } from './declaration';
 
 /**
  * Two days. The service retries a refused callback 2, 6 and 24 hours after the first failure, so
@@ -15,7 +15,8 @@ const TIME_LIMIT_DESCRIPTION =
 
 export const MINUTES_PER_UNIT: Record<string, number> = { minutes: 1, hours: 60, days: 1440 };
 
-export const waitForCompletionFields: INodeProperties[] = [
+/** The wait fields of a node whose time limit is an amount and a unit from `inUnitsFrom`. */
+const waitForCompletionFields = (inUnitsFrom: number): INodeProperties[] => [
 	{
 		displayName: 'Wait for Completion',
 		name: 'waitForCompletion',
@@ -39,7 +40,9 @@ export const waitForCompletionFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: DEFAULT_TIME_LIMIT_MINUTES,
 		description: TIME_LIMIT_DESCRIPTION,
-		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { lt: 1.2 } }] } },
+		displayOptions: {
+			show: { waitForCompletion: [true], '@version': [{ _cnd: { lt: inUnitsFrom } }] },
+		},
 	},
 	{
 		displayName: 'Time Limit',
@@ -48,7 +51,9 @@ export const waitForCompletionFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 2,
 		description: TIME_LIMIT_DESCRIPTION,
-		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: 1.2 } }] } },
+		displayOptions: {
+			show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: inUnitsFrom } }] },
+		},
 	},
 	{
 		displayName: 'Time Limit Unit',
@@ -60,7 +65,9 @@ export const waitForCompletionFields: INodeProperties[] = [
 			{ name: 'Minutes', value: 'minutes' },
 		],
 		default: 'days',
-		displayOptions: { show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: 1.2 } }] } },
+		displayOptions: {
+			show: { waitForCompletion: [true], '@version': [{ _cnd: { gte: inUnitsFrom } }] },
+		},
 	},
 ];
 
@@ -70,12 +77,12 @@ export const waitForCompletionFields: INodeProperties[] = [
  */
 export function withWaitForCompletion(
 	properties: INodeProperties[],
-	{ callbackParameter }: Waiting,
+	{ callbackParameter, timeLimitInUnitsFrom }: Waiting,
 ): INodeProperties[] {
 	return properties.flatMap((property) =>
 		property.name === callbackParameter
 			? [
-					...waitForCompletionFields.map((field) => ({
+					...waitForCompletionFields(timeLimitInUnitsFrom).map((field) => ({
 						...field,
 						displayOptions: mergeShow(field.displayOptions, property.displayOptions),
 					})),

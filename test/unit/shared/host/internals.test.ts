@@ -2,10 +2,9 @@ import type { IExecuteFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 
 import {
 	executionCustomData,
-	hasContextCustomData,
 	readExecutionCustomData,
-	requireExecutionCustomData,
-} from '../../../nodes/shared/waiting/awaitedJob';
+} from '../../../../nodes/shared/host/internals';
+import { isN8n2 } from '../../../../nodes/shared/host/internals';
 
 const node = { id: 'n1', name: 'Review Scraper' } as INode;
 
@@ -35,14 +34,14 @@ describe('execution custom data, detected rather than assumed', () => {
 		const store = memoryStore();
 		const ctx = context({ customData: store });
 		expect(executionCustomData(ctx)).toBe(store);
-		expect(hasContextCustomData(ctx)).toBe(true);
+		expect(isN8n2(ctx)).toBe(true);
 	});
 
 	it('is $execution.customData through the data proxy on n8n 1.x, for the item asked', () => {
 		const { ctx, store, proxyCalls } = n8n1ExecuteContext();
 		expect(executionCustomData(ctx, 3)).toBe(store);
 		expect(proxyCalls).toEqual([3]);
-		expect(hasContextCustomData(ctx)).toBe(false);
+		expect(isN8n2(ctx)).toBe(false);
 	});
 
 	it('is undefined where the context has neither (no execution behind it)', () => {
@@ -59,7 +58,7 @@ describe('execution custom data, detected rather than assumed', () => {
 			},
 		});
 		expect(executionCustomData(ctx)).toBeUndefined();
-		expect(hasContextCustomData(ctx)).toBe(false);
+		expect(isN8n2(ctx)).toBe(false);
 	});
 
 	it('is read in n8n 1.x’s webhook context through the keys its expressions get', () => {
@@ -73,13 +72,5 @@ describe('execution custom data, detected rather than assumed', () => {
 		expect(readExecutionCustomData(webhook, 'other')).toBeUndefined();
 		const bare = { getNode: () => node } as unknown as IWebhookFunctions;
 		expect(readExecutionCustomData(bare, 'awaiting_n1')).toBeUndefined();
-	});
-
-	it('refuses Wait for Completion where there is no custom data at all, before sending', () => {
-		expect(() => requireExecutionCustomData.call(context({}), 0)).toThrow(
-			/^Wait for Completion needs the execution's custom data/,
-		);
-		const { ctx, store } = n8n1ExecuteContext();
-		expect(requireExecutionCustomData.call(ctx, 0)).toBe(store);
 	});
 });

@@ -17,6 +17,8 @@ export interface Waiting {
 	callbackParameter: string;
 	/** The field of the acknowledgement that the callback will carry. */
 	idField: 'job_id' | 'request_id';
+	/** The node's first version whose time limit is an amount and a unit (minutes before it). */
+	timeLimitInUnitsFrom: number;
 	/** Whether the service answered with the results at once: then there is nothing to wait for. */
 	answeredAtOnce?: (answer: IDataObject) => boolean;
 	/** What waited-for results become, answered at once or delivered; `oneResumedItem` if unset. */
