@@ -382,6 +382,13 @@ const allowed: Allowed[] = [
 		expected: () => `${node.timeLimitDays()} days`,
 	},
 	{
+		figure: '72 hours',
+		in: [EDITOR],
+		source:
+			"the last of the service's retries of a job in maintenance (simulator/config.ts maintenanceRetryDelaysMs)",
+		expected: () => `${DEFAULT_CONFIG.maintenanceRetryDelaysMs.at(-1)! / HOUR_MS} hours`,
+	},
+	{
 		figure: '2-day',
 		in: [README, delivery],
 		source: 'nodes/shared/waiting/waitFields.ts DEFAULT_TIME_LIMIT_MINUTES',

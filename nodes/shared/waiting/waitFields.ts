@@ -11,7 +11,7 @@ import type { Waiting } from './declaration';
 export const DEFAULT_TIME_LIMIT_MINUTES = 2880;
 
 const TIME_LIMIT_DESCRIPTION =
-	"How long to wait for the results before the workflow goes on without them. The default (2 days) covers the service's retries of a refused callback, 2, 6 and 24 hours after the first attempt.";
+	"How long to wait for the results before the workflow goes on without them. The default (2 days) covers the service's retries of a refused callback, 2, 6 and 24 hours after the first attempt. A job the service keeps in maintenance can complete up to 72 hours later, and a failed one never calls back: for such jobs, raise it or send them to a Scraping Callback Trigger instead.";
 
 export const MINUTES_PER_UNIT: Record<string, number> = { minutes: 1, hours: 60, days: 1440 };
 
