@@ -5,8 +5,8 @@ import {
 	ITEM_CONCURRENCY,
 	runOperation,
 	type ItemOperation,
-} from '../../../nodes/shared/outgoing/router';
-import { testNode } from '../helpers';
+} from '../../../../nodes/shared/outgoing/router';
+import { testNode } from '../../helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,15 +1,15 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { markPossiblyCarriedOut } from '../../nodes/shared/outgoing/transport';
+import { markPossiblyCarriedOut } from '../../../../nodes/shared/outgoing/transport';
 import {
 	answerFailure,
 	toolCaller,
 	toolRefusalWords,
 	type ToolCaller,
-} from '../../nodes/shared/outgoing/toolAnswer';
-import { invalidParameter } from '../../nodes/shared/outgoing/validation';
-import { refuseWaitingForSuppliedTool } from '../../nodes/shared/waiting/wait';
+} from '../../../../nodes/shared/outgoing/toolAnswer';
+import { invalidParameter } from '../../../../nodes/shared/outgoing/validation';
+import { refuseWaitingForSuppliedTool } from '../../../../nodes/shared/waiting/wait';
 
 const node = (type: string): INode => ({
 	id: 'n1',
