@@ -5,32 +5,41 @@
  *
  * Which requests go through the router. Every request an action node makes for its input is
  * prepared by its operation (`prepare`, or `batch.prepare` for an operation whose requests carry
- * many items, Add Many; read, check, build; nothing sent) and sent here or by batches.ts; that
- * gives every item the same checks before anything is sent, errors that name the item, Retry On
- * Fail's memory and item links. Every request goes through the transport's `send`; only these
- * call it themselves, and nothing else may:
+ * many items, Add Many; read, check, build; nothing sent) and sent by `runOperation` here, the one
+ * pipeline: an item operation is a batch of one (batches.ts says how a batch operation's entries
+ * are cut into requests). That gives every item the same checks before anything is sent, errors
+ * that name the item, Retry On Fail's memory, item links and Continue On Fail. Every request goes
+ * through the transport's `send`; only these call it themselves, and nothing else may:
  * - requests that follow from an item's answer, made in that item's `toOutput`: the further pages
  *   of Return All, and Photo Post results after their status;
  * - requests for no input item: a trigger's activation hooks and the editor's list search.
  *
- * n8n's Retry On Fail runs `execute()` again on the same input: a submission the service
- * acknowledged in an earlier try is answered from the retry memory (transport/retryMemory.ts),
- * never sent again.
+ * n8n's Retry On Fail runs `execute()` again on the same input: a submission the service accepted
+ * in an earlier try is answered from the retry memory (transport/retryMemory.ts), never sent again.
  */
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorItem } from '../errorOutput';
+import { errorItem, failedItemJson } from '../errorOutput';
 import type { OperationsOf } from '../operationTable';
-import { runBatches, type BatchOperation } from './batches';
+import { batchSubmission, type BatchOperation } from './batches';
 import { refuseUnreachableCallbacks, type CallbackSource } from './callbackReachability';
 import { answerFailure } from './toolAnswer';
-import { retryMemory, send, toNodeError, type ServiceRequest } from './transport';
+import {
+	mayHaveBeenAccepted,
+	notSentAgain,
+	retryMemory,
+	send,
+	toNodeError,
+	type RetryMemory,
+	type ServiceRequest,
+} from './transport';
 
 export type ItemOutput = IDataObject | IDataObject[];
 
@@ -68,107 +77,342 @@ export type OperationTable = OperationsOf<Operation>;
  */
 export const ITEM_CONCURRENCY = 5;
 
-export async function route(
+/** Which operation the node's parameters name; `runOperation` does the rest. */
+export function route(
 	this: IExecuteFunctions,
 	operations: OperationTable,
 ): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = operations[resource]?.[operationName];
+	if (operation) return runOperation.call(this, operation);
+	const unknown = new NodeOperationError(
+		this.getNode(),
+		`The operation "${operationName}" is not known for resource "${resource}"`,
+	);
+	return Promise.resolve(answerFailure.call(this, unknown));
+}
+
+/**
+ * What one output position holds and the retry memory keeps: an input item of an item operation,
+ * or one profile of an Add Many item.
+ */
+export interface Entry {
+	itemIndex: number;
+	/** How messages name it: "item 3", or "profile 5 of item 0". */
+	label: string;
+	/** Its request alone: what its callback is checked in and its retry memory is keyed by. */
+	request: ServiceRequest;
+	callbackSource?: CallbackSource;
+}
+
+/** An entry refused before anything is sent, and what its error item carries besides the error. */
+export interface RefusedEntry {
+	error: unknown;
+	extra?: IDataObject;
+}
+
+/** One entry's part of an answer: accepted, or refused alone (an element of a batch's answer). */
+export type EntryAnswer =
+	{ accepted: unknown } | { refused: string; status?: unknown; answer: IDataObject };
+
+/** How an operation's entries go to the service: all that differs between item and batch operations. */
+export interface Submission<E extends Entry> {
+	/** How messages call an entry: "item", "profile". */
+	entryName: string;
+	/** The entries of one input item, in order; a thrown error fails the whole item. */
+	entriesOf(itemIndex: number): Array<E | RefusedEntry>;
+	/**
+	 * A bad entry stops the run before anything is sent. Otherwise the entries before it are sent,
+	 * as a one-by-one loop would have sent them.
+	 */
+	allOrNothing: boolean;
+	/** Requests in flight at once. */
+	concurrency: number;
+	entriesPerRequest: number;
+	request(entries: E[]): ServiceRequest;
+	/** Each entry's part of a request's answer, in order; throws when the parts cannot be told. */
+	answersOf(answer: unknown, entries: E[]): EntryAnswer[];
+	toOutput(entry: E, answer: unknown): ItemOutput | Promise<ItemOutput>;
+	/** How a stopped run names an entry the service accepted (with its id where there is one). */
+	describeAccepted(entry: E, answer: unknown): string;
+}
+
+interface ItemEntry extends Entry {
+	prepared: PreparedItem;
+}
+
+function itemSubmission(this: IExecuteFunctions, operation: ItemOperation): Submission<ItemEntry> {
+	return {
+		entryName: 'item',
+		entriesOf: (itemIndex) => {
+			const prepared = operation.prepare.call(this, itemIndex);
+			const { request, callbackSource } = prepared;
+			return [{ itemIndex, label: `item ${itemIndex}`, request, callbackSource, prepared }];
+		},
+		allOrNothing: false,
+		concurrency: operation.oneAtATime ? 1 : ITEM_CONCURRENCY,
+		entriesPerRequest: 1,
+		request: ([entry]) => entry.request,
+		answersOf: (answer) => [{ accepted: answer }],
+		toOutput: ({ prepared }, answer) =>
+			prepared.toOutput ? prepared.toOutput(answer) : (answer as ItemOutput),
+		describeAccepted: ({ label }) => label,
+	};
+}
+
+interface Failure {
+	itemIndex: number;
+	error: NodeApiError | NodeOperationError;
+}
+
+interface Placed {
+	position: number;
+	entry: Entry;
+}
+
+/** Entries sent in one request, or one entry answered from the retry memory. */
+interface Request {
+	entries: Placed[];
+	remembered?: { answer: unknown };
+}
+
+interface Refusal {
+	label: string;
+	itemIndex: number;
+	message: string;
+	status?: unknown;
+}
+
+/** What a run has come to so far. */
+interface Run {
+	context: IExecuteFunctions;
+	submission: Submission<Entry>;
+	continueOnFail: boolean;
+	memory?: RetryMemory;
+	/** One position per entry (or per item that failed whole), in input order. */
+	outputs: INodeExecutionData[][];
+	/** How a stopped run names each entry the service accepted, by position. */
+	acceptedAs: string[];
+	refusals: Refusal[];
+	/** Failures after sending began, which stop the run without Continue On Fail. */
+	failures: Failure[];
+}
+
+/**
+ * The one pipeline. Two phases: every entry is prepared (no HTTP), its callback checked and the
+ * retry memory consulted; then the requests are sent through a pool. Once an entry fails and the
+ * run stops, no further request is started; the first failing item is what a one-by-one run
+ * would have stopped at. Output keeps the input order, one position per entry.
+ */
+export async function runOperation(
+	this: IExecuteFunctions,
+	operation: Operation,
+): Promise<INodeExecutionData[][]> {
 	try {
-		if (!operation) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The operation "${operationName}" is not known for resource "${resource}"`,
-			);
+		const items = this.getInputData();
+		const submission: Submission<Entry> =
+			'batch' in operation
+				? batchSubmission.call(this, operation, items)
+				: itemSubmission.call(this, operation);
+		const run: Run = {
+			context: this,
+			submission,
+			continueOnFail: this.continueOnFail(),
+			memory: retryMemory.call(this),
+			outputs: [],
+			acceptedAs: [],
+			refusals: [],
+			failures: [],
+		};
+		const { requests, preparationFailure } = await prepareRequests(run, items.length);
+
+		let next = 0;
+		const sendNext = async () => {
+			while (next < requests.length && run.failures.length === 0) {
+				const { entries, remembered } = requests[next++];
+				const sent = entries.map(({ entry }) => entry);
+				const itemIndex = sent[0].itemIndex;
+				let answers: EntryAnswer[];
+				try {
+					answers = remembered
+						? [{ accepted: remembered.answer }]
+						: submission.answersOf(
+								await send.call(this, { ...submission.request(sent), itemIndex }),
+								sent,
+							);
+				} catch (error) {
+					requestFailed(run, entries, error);
+					continue;
+				}
+				await takeAnswers(run, entries, answers);
+			}
+		};
+		const poolSize = Math.min(submission.concurrency, requests.length);
+		await Promise.all(Array.from({ length: poolSize }, sendNext));
+
+		const accepted = run.acceptedAs.filter((description) => description !== undefined);
+		const failure = [...run.failures, ...(preparationFailure ? [preparationFailure] : [])].sort(
+			(a, b) => a.itemIndex - b.itemIndex,
+		)[0];
+		if (failure) throw withAcceptedNote(failure.error, submission.entryName, accepted);
+		if (run.refusals.length > 0 && !run.continueOnFail) {
+			const entryCount = requests.reduce((count, { entries }) => count + entries.length, 0);
+			throw refusalsError(this.getNode(), submission.entryName, run.refusals, entryCount, accepted);
 		}
-		return await runOperation.call(this, operation);
+		return [run.outputs.flat()];
 	} catch (error) {
 		// As an AI agent's tool, a failure must reach the model in words (toolAnswer.ts).
 		return answerFailure.call(this, error);
 	}
 }
 
-interface ItemFailure {
-	itemIndex: number;
-	error: NodeApiError | NodeOperationError;
+/** An error item in the entry's place, or the failure that stops the run. */
+function fail(
+	run: Run,
+	position: number,
+	itemIndex: number,
+	error: unknown,
+	extra?: IDataObject,
+): Failure | undefined {
+	const itemError = toNodeError(run.context.getNode(), error, itemIndex);
+	if (!run.continueOnFail) return { itemIndex, error: itemError };
+	run.outputs[position] = [errorItem.call(run.context, itemError, itemIndex, extra)];
+	return undefined;
 }
 
 /**
- * Two phases: every item is prepared (no HTTP) and its callback checked, then the prepared
- * requests are sent through a pool. A bad item ends the preparing, so nothing after it is ever
- * sent; the items before it are sent, as a one-by-one loop would have sent them. Output keeps the
- * input order.
+ * Phase 1, no HTTP to the service. A bad entry ends it; what is before it is still sent unless
+ * the submission is all or nothing.
  */
-export async function runOperation(
-	this: IExecuteFunctions,
-	operation: Operation,
-): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	if ('batch' in operation) return [await runBatches.call(this, operation, items)];
-
-	const continueOnFail = this.continueOnFail();
-	const outputs: INodeExecutionData[][] = new Array(items.length);
-	/** An error item in the item's place, or the failure that stops the run. */
-	const fail = (itemIndex: number, error: unknown): ItemFailure | undefined => {
-		const itemError = toNodeError(this.getNode(), error, itemIndex);
-		if (!continueOnFail) return { itemIndex, error: itemError };
-		outputs[itemIndex] = [errorItem.call(this, itemError, itemIndex)];
-		return undefined;
-	};
-
-	// Phase 1, no HTTP to the service.
-	const toSend: Array<{ itemIndex: number; prepared: PreparedItem }> = [];
-	let badItem: ItemFailure | undefined;
-	for (let itemIndex = 0; itemIndex < items.length && !badItem; itemIndex++) {
+async function prepareRequests(
+	run: Run,
+	itemCount: number,
+): Promise<{ requests: Request[]; preparationFailure?: Failure }> {
+	const { context, submission, memory, outputs } = run;
+	const remembered: Request[] = [];
+	const toSend: Placed[] = [];
+	let preparationFailure: Failure | undefined;
+	for (let itemIndex = 0; itemIndex < itemCount && !preparationFailure; itemIndex++) {
+		let entries: Array<Entry | RefusedEntry>;
 		try {
-			const prepared = operation.prepare.call(this, itemIndex);
-			await refuseUnreachableCallbacks.call(
-				this,
-				prepared.request,
-				itemIndex,
-				prepared.callbackSource,
-			);
-			toSend.push({ itemIndex, prepared });
+			entries = submission.entriesOf(itemIndex);
 		} catch (error) {
-			badItem = fail(itemIndex, error);
+			preparationFailure = fail(run, outputs.push([]) - 1, itemIndex, error);
+			continue;
+		}
+		for (const entry of entries) {
+			const position = outputs.push([]) - 1;
+			if ('error' in entry) {
+				preparationFailure = fail(run, position, itemIndex, entry.error, entry.extra);
+				if (preparationFailure) break;
+				continue;
+			}
+			try {
+				const { request, callbackSource } = entry;
+				await refuseUnreachableCallbacks.call(context, request, itemIndex, callbackSource);
+				// n8n's Retry On Fail runs this again with the same input: an entry the service
+				// accepted in an earlier try is not sent again (a second job), and one it may have
+				// accepted fails again unsent.
+				const earlier = memory?.recall(position, request);
+				if (earlier?.accepted === true) {
+					remembered.push({ entries: [{ position, entry }], remembered: earlier });
+				} else if (earlier) throw notSentAgain(earlier.error);
+				else toSend.push({ position, entry });
+			} catch (error) {
+				preparationFailure = fail(run, position, itemIndex, error);
+				if (preparationFailure) break;
+			}
 		}
 	}
 
-	// Phase 2: once an item fails and the run stops, no further item is started.
-	const memory = retryMemory.call(this);
-	const failures: ItemFailure[] = [];
-	let next = 0;
-	const sendNext = async () => {
-		while (next < toSend.length && failures.length === 0) {
-			const { itemIndex, prepared } = toSend[next++];
-			try {
-				const answer = await send.call(this, { ...prepared.request, itemIndex }, memory);
-				const output = prepared.toOutput ? await prepared.toOutput(answer) : answer;
-				outputs[itemIndex] = (Array.isArray(output) ? output : [output]).map((json) => ({
-					json: json as IDataObject,
-					pairedItem: { item: itemIndex },
-				}));
-			} catch (error) {
-				const failure = fail(itemIndex, error);
-				if (failure) failures.push(failure);
-			}
+	// The memory is per entry, so the requests of a retry may be cut differently.
+	const requests = remembered;
+	if (!(preparationFailure && submission.allOrNothing)) {
+		for (let start = 0; start < toSend.length; start += submission.entriesPerRequest) {
+			requests.push({ entries: toSend.slice(start, start + submission.entriesPerRequest) });
 		}
-	};
-	const poolSize = Math.min(operation.oneAtATime ? 1 : ITEM_CONCURRENCY, toSend.length);
-	await Promise.all(Array.from({ length: poolSize }, sendNext));
-
-	// The first failing item is what a one-by-one run would have stopped at.
-	const failure = failures.sort((a, b) => a.itemIndex - b.itemIndex)[0] ?? badItem;
-	if (failure) throw withItemsAlreadySent(failure, outputs);
-	return [outputs.flat()];
+	}
+	return { requests, preparationFailure };
 }
-/** Running the workflow again would send the items that went through a second time: say which. */
-function withItemsAlreadySent({ itemIndex, error }: ItemFailure, outputs: INodeExecutionData[][]) {
-	const wentThrough = outputs.flatMap((done, index) => (done && index > itemIndex ? [index] : []));
-	if (wentThrough.length > 0) {
-		const note = `Item${wentThrough.length > 1 ? 's' : ''} ${wentThrough.join(', ')}, already sent, went through before the run stopped.`;
+
+function requestFailed(run: Run, entries: Placed[], error: unknown) {
+	if (mayHaveBeenAccepted(error)) {
+		for (const { position, entry } of entries) {
+			run.memory?.rememberMaybeAccepted(position, entry.request, error as Error);
+		}
+	}
+	const itemIndex = entries[0].entry.itemIndex;
+	const requestError = toNodeError(run.context.getNode(), error, itemIndex);
+	if (!run.continueOnFail) {
+		run.failures.push({ itemIndex, error: requestError });
+		return;
+	}
+	for (const { position, entry } of entries) {
+		run.outputs[position] = [errorItem.call(run.context, requestError, entry.itemIndex)];
+	}
+}
+
+async function takeAnswers(run: Run, entries: Placed[], answers: EntryAnswer[]) {
+	for (const [index, { position, entry }] of entries.entries()) {
+		const answer = answers[index] ?? { accepted: {} };
+		const pairedItem = { item: entry.itemIndex };
+		if ('refused' in answer) {
+			const { refused: message, status, answer: body } = answer;
+			run.refusals.push({ label: entry.label, itemIndex: entry.itemIndex, message, status });
+			const json = failedItemJson(run.context, { ...body, error: message }, undefined, body);
+			run.outputs[position] = [{ json, pairedItem }];
+			continue;
+		}
+		run.memory?.rememberAccepted(position, entry.request, answer.accepted);
+		try {
+			const output = await run.submission.toOutput(entry, answer.accepted);
+			run.outputs[position] = (Array.isArray(output) ? output : [output]).map((json) => ({
+				json: json as IDataObject,
+				pairedItem,
+			}));
+			run.acceptedAs[position] = run.submission.describeAccepted(entry, answer.accepted);
+		} catch (error) {
+			const failure = fail(run, position, entry.itemIndex, error);
+			if (failure) run.failures.push(failure);
+		}
+	}
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** Running the workflow again would send what the service accepted a second time: say what. */
+function withAcceptedNote(error: Failure['error'], entryName: string, accepted: string[]) {
+	if (accepted.length > 0) {
+		const note = `${plural(accepted.length, entryName)} ${accepted.length === 1 ? 'was' : 'were'} already accepted by the service before the run stopped: do not send ${accepted.length === 1 ? 'it' : 'them'} again (${accepted.join('; ')}).`;
 		error.description = `${error.description ?? ''} ${note}`.trim();
 	}
 	return error;
+}
+
+function refusalsError(
+	node: INode,
+	entryName: string,
+	refusals: Refusal[],
+	entryCount: number,
+	accepted: string[],
+): NodeApiError {
+	const [first] = refusals;
+	return new NodeApiError(
+		node,
+		{ message: first.message },
+		{
+			message: `The service refused the ${entryName} of ${first.label}: ${first.message}`,
+			description:
+				`${refusals.length} of ${entryCount} ${entryName}s were refused (${refusals
+					.map((r) => `${r.label}: ${r.message}`)
+					.join('; ')}). The other ${accepted.length} were queued` +
+				(accepted.length > 0
+					? `, so send only the refused ones again: ${accepted.join('; ')}.`
+					: '.') +
+				` Turn on "Continue On Fail" to get one output item per ${entryName} instead.`,
+			httpCode: typeof first.status === 'number' ? String(first.status) : undefined,
+			itemIndex: first.itemIndex,
+		},
+	);
 }

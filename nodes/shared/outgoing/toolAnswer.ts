@@ -16,7 +16,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { executeDataNode } from '../host/internals';
-import { mayHaveBeenCarriedOut } from './transport';
+import { mayHaveBeenAccepted } from './transport';
 
 const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
@@ -47,8 +47,8 @@ function adviceFor(error: Error): string {
 	if (!(error instanceof NodeApiError)) {
 		return 'Correct what it names before calling the tool again.';
 	}
-	if (mayHaveBeenCarriedOut(error)) {
-		return 'The service may have carried it out: do not call the tool again for the same thing; tell the user.';
+	if (mayHaveBeenAccepted(error)) {
+		return 'The service may have accepted it: do not call the tool again for the same thing; tell the user.';
 	}
 	const code = Number(error.httpCode);
 	if (code === 401 || code === 403) {

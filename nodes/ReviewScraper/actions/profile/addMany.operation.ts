@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { BatchOperation, PreparedUnit } from '../../../shared/outgoing/batches';
+import type { BatchEntry, BatchOperation } from '../../../shared/outgoing/batches';
 import {
 	allowPrivateCallbackOption,
 	hintNoDestination,
@@ -87,12 +87,12 @@ const properties: INodeProperties[] = [
 ];
 
 /** How the error of a stopped run names a queued profile: where it came from, its job and what it is. */
-function describeQueued(where: string, element: IDataObject, sent: IDataObject): string {
+function describeQueued(label: string, element: IDataObject, sent: IDataObject): string {
 	const identity = ['url', 'query', 'place_id', 'external_identifier']
 		.filter((key) => sent[key] !== undefined)
 		.map((key) => `${key} ${String(sent[key])}`)
 		.join(', ');
-	return `${where}: job_id ${String(element.job_id)} (${identity})`;
+	return `${label}: job_id ${String(element.job_id)} (${identity})`;
 }
 
 function inputModeProperty(
@@ -149,7 +149,7 @@ export function bulkRequest(profiles: IDataObject[]): ServiceRequest {
 function prepare(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-): (itemIndex: number) => PreparedUnit[] {
+): (itemIndex: number) => BatchEntry[] {
 	const mode = this.getNodeParameter('inputMode', 0, 'defineBelow') as InputMode;
 	const node = this.getNode();
 	const varying = mode !== 'defineBelow' && defaultsVaryPerItem(node);
@@ -157,9 +157,9 @@ function prepare(
 	const defaultsFor = (itemIndex: number) =>
 		varying ? readProfileDefaults.call(this, itemIndex) : fixedDefaults;
 
-	const unitsOf = (itemIndex: number): PreparedUnit[] => {
-		const where = `item ${itemIndex}`;
-		if (mode === 'defineBelow') return [{ where, body: readProfile.call(this, itemIndex) }];
+	const entriesOf = (itemIndex: number): BatchEntry[] => {
+		const label = `item ${itemIndex}`;
+		if (mode === 'defineBelow') return [{ label, body: readProfile.call(this, itemIndex) }];
 		if (mode === 'autoMap') {
 			const body = checkInputProfile(
 				node,
@@ -168,7 +168,7 @@ function prepare(
 				defaultsFor(itemIndex),
 				(key) => (key ? `Field "${key}" of the input item` : 'The input item'),
 			);
-			return [{ where, body }];
+			return [{ label, body }];
 		}
 		const path = String(this.getNodeParameter('listField', itemIndex, '')).trim();
 		const read = new FieldReader(node, itemIndex);
@@ -181,28 +181,28 @@ function prepare(
 			);
 		}
 		const defaults = defaultsFor(itemIndex);
-		return list.map((element: unknown, position): PreparedUnit => {
+		return list.map((element: unknown, position): BatchEntry => {
 			try {
 				const body = checkInputProfile(node, itemIndex, element, defaults, (key) =>
 					key ? `Field "${path}[${position}].${key}"` : `Element ${position} of "${path}"`,
 				);
-				return { where: `profile ${position} of item ${itemIndex}`, body };
+				return { label: `profile ${position} of item ${itemIndex}`, body };
 			} catch (error) {
 				return { error, extra: { listIndex: position } };
 			}
 		});
 	};
 	return (itemIndex) => {
-		const units = unitsOf(itemIndex);
-		if (units.some((unit) => 'body' in unit && !unit.body.callback)) {
+		const entries = entriesOf(itemIndex);
+		if (entries.some((entry) => 'body' in entry && !entry.body.callback)) {
 			hintNoDestination.call(this, 'addMany');
 		}
-		return units;
+		return entries;
 	};
 }
 
 export const batch: BatchOperation['batch'] = {
-	unitName: 'profile',
+	entryName: 'profile',
 	prepare,
 	size(this: IExecuteFunctions) {
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;

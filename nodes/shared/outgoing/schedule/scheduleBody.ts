@@ -16,6 +16,22 @@ export const ENDPOINTS: Record<(typeof SERVICES)[number], string[]> = {
 	riapi: valuesOf(REVIEW_INDEX_ENDPOINT_OPTIONS),
 };
 
+/** Where each target API's own credential would go: the service adds it to every run itself. */
+const OWN_CREDENTIALS = {
+	rsapi: {
+		in: 'headers',
+		field: 'Headers',
+		key: 'spiderman-token',
+		what: 'the review scraper token',
+	},
+	riapi: {
+		in: 'queryParams',
+		field: 'Query Parameters',
+		key: 'api_key',
+		what: 'the review index API key',
+	},
+} as const;
+
 export interface ScheduleInput {
 	service: unknown;
 	endpoint: unknown;
@@ -67,27 +83,10 @@ export function buildScheduleBody(read: FieldReader, input: ScheduleInput): IDat
 	}
 
 	// Rule 3: the service adds the target's own credential itself.
-	if (service === 'rsapi') {
-		const tokenHeader = Object.keys(input.headers ?? {}).find(
-			(name) => name.toLowerCase() === 'spiderman-token',
-		);
-		if (tokenHeader) {
-			throw read.fail(
-				'Headers',
-				`must not contain "${tokenHeader}": the service adds the review scraper token itself`,
-			);
-		}
-	}
-	if (service === 'riapi') {
-		const keyParameter = Object.keys(input.queryParams ?? {}).find(
-			(name) => name.toLowerCase() === 'api_key',
-		);
-		if (keyParameter) {
-			throw read.fail(
-				'Query Parameters',
-				`must not contain "${keyParameter}": the service adds the review index API key itself`,
-			);
-		}
+	const own = OWN_CREDENTIALS[service as (typeof SERVICES)[number]];
+	const given = Object.keys(input[own.in] ?? {}).find((name) => name.toLowerCase() === own.key);
+	if (given) {
+		throw read.fail(own.field, `must not contain "${given}": the service adds ${own.what} itself`);
 	}
 	for (const [name, value] of Object.entries(input.headers ?? {})) {
 		if (typeof value !== 'string' && typeof value !== 'number') {

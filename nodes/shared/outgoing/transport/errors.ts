@@ -2,20 +2,21 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isObject } from '../../json';
+import type { Decision } from './decide';
 
 /**
- * Errors of a submission whose answer was lost or was a server error: the service may have carried
- * it out, so nothing may send it again (not the transport, not n8n's Retry On Fail).
+ * Errors of a submission that was sent and whose answer was lost or was a server error: the service
+ * may have accepted it, so nothing may send it again (not the transport, not n8n's Retry On Fail).
  */
-const possiblyCarriedOut = new WeakSet<Error>();
+const maybeAccepted = new WeakSet<Error>();
 
-export function markPossiblyCarriedOut<E extends Error>(error: E): E {
-	possiblyCarriedOut.add(error);
+export function markMaybeAccepted<E extends Error>(error: E): E {
+	maybeAccepted.add(error);
 	return error;
 }
 
-export function mayHaveBeenCarriedOut(error: unknown): boolean {
-	return error instanceof Error && possiblyCarriedOut.has(error);
+export function mayHaveBeenAccepted(error: unknown): boolean {
+	return error instanceof Error && maybeAccepted.has(error);
 }
 
 export interface RequestSummary {
@@ -93,6 +94,48 @@ export function transportError(
 			itemIndex: request.itemIndex,
 		},
 	);
+}
+
+/** The error of a request the transport gave up on. */
+export function attemptFailureError(
+	node: INode,
+	request: RequestSummary,
+	label: string,
+	{ outcome, attempts, mayHaveBeenAccepted }: Extract<Decision, { action: 'fail' }>,
+): NodeApiError {
+	const attemptsNote = attempts > 1 ? `, after ${attempts} attempts` : '';
+	let error: NodeApiError;
+	switch (outcome.kind) {
+		case 'requestFailed':
+			return transportError(node, request, 'The request to the service failed', outcome.message);
+		case 'networkError':
+			// The code stays out of the message: NodeApiError would swap such a message for a generic one.
+			error = transportError(
+				node,
+				request,
+				`Could not reach the ${label}`,
+				`${outcome.code}. ` +
+					(mayHaveBeenAccepted
+						? 'The connection failed after the request was sent, so it was not repeated: the service may have queued it. Check before submitting again'
+						: 'The connection could not be made') +
+					attemptsNote,
+			);
+			break;
+		case 'unreadable':
+			error = transportError(
+				node,
+				request,
+				`The ${label} sent a response that is not valid JSON (HTTP ${outcome.statusCode})`,
+				(mayHaveBeenAccepted
+					? 'The request reached the service and was not repeated: it may have been processed. Check before submitting again'
+					: 'The response could not be read') + attemptsNote,
+			);
+			break;
+		case 'serviceFailure':
+			error = serviceError(node, request, outcome.statusCode, outcome.body);
+			error.description = `${error.description ?? ''}${attemptsNote}`;
+	}
+	return mayHaveBeenAccepted ? markMaybeAccepted(error) : error;
 }
 
 export function rateLimitError(

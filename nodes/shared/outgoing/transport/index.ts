@@ -4,8 +4,8 @@ export { retryPolicy } from './retryPolicy';
 export { fetchAllPages, type Page } from './pagination';
 export {
 	isServiceFailure,
-	markPossiblyCarriedOut,
-	mayHaveBeenCarriedOut,
+	markMaybeAccepted,
+	mayHaveBeenAccepted,
 	serviceError,
 	toNodeError,
 } from './errors';

@@ -8,7 +8,7 @@ import type { ServiceRequest } from './apis';
 /**
  * n8n's Retry On Fail calls `execute()` again with the same input, in the same process and with the
  * same execute-data object, after any error (or, with Continue On Fail, an error item first). A
- * submission the service already acknowledged must not be sent again: that is a second, billed job.
+ * submission the service already accepted must not be sent again: that is a second, billed job.
  * So each try records, per item and request, what came back; the next try of the same node run
  * reuses it instead of sending.
  *
@@ -17,17 +17,18 @@ import type { ServiceRequest } from './apis';
  * another execution or a later run of the node in a loop starts empty. The node name is part of the
  * key because an AI agent's tool nodes run with the agent's execute data.
  */
-const runs = new WeakMap<object, Map<string, Outcome>>();
+const runs = new WeakMap<object, Map<string, Remembered>>();
 
-type Outcome = { landed: true; answer: unknown } | { landed: 'maybe'; error: Error };
+/** The service accepted it (its answer), or may have (sent, answer lost: the error). */
+export type Remembered = { accepted: true; answer: unknown } | { accepted: 'maybe'; error: Error };
 
 export interface RetryMemory {
-	/** What an earlier try got for this request of this item, if it must not be sent again. */
-	recall(itemIndex: number, request: ServiceRequest): Outcome | undefined;
-	/** The service acknowledged it: a retry returns the same answer. */
-	landed(itemIndex: number, request: ServiceRequest, answer: unknown): void;
-	/** It may have been carried out (the answer was lost): a retry reports it, never sends it. */
-	mayHaveLanded(itemIndex: number, request: ServiceRequest, error: Error): void;
+	/** What an earlier try got for this request at this position, if it must not be sent again. */
+	recall(position: number, request: ServiceRequest): Remembered | undefined;
+	/** The service accepted it: a retry returns the same answer. */
+	rememberAccepted(position: number, request: ServiceRequest, answer: unknown): void;
+	/** It may have been accepted (the answer was lost): a retry reports it, never sends it. */
+	rememberMaybeAccepted(position: number, request: ServiceRequest, error: Error): void;
 }
 
 /** Reading is repeatable: a GET is sent again by a retry, which also gets fresher data. */
@@ -35,17 +36,17 @@ function isSubmission(request: ServiceRequest): boolean {
 	return request.method !== 'GET';
 }
 
-function keyOf(nodeName: string, itemIndex: number, request: ServiceRequest): string {
+function keyOf(nodeName: string, position: number, request: ServiceRequest): string {
 	const content = createHash('sha256')
 		.update(JSON.stringify([request.api, request.method, request.path, request.qs, request.body]))
 		.digest('base64');
-	return `${nodeName}\n${itemIndex}\n${content}`;
+	return `${nodeName}\n${position}\n${content}`;
 }
 
 /** Once only: the next try throws the same error again. */
 export function notSentAgain<E extends Error & { description?: string | null }>(error: E): E {
 	const note =
-		'Not sent again by Retry On Fail: the earlier try may have been carried out by the service.';
+		'Not sent again by Retry On Fail: the service may have accepted it in the earlier try.';
 	if (!error.description?.includes(note)) {
 		error.description = `${error.description ?? ''} ${note}`.trim();
 	}
@@ -64,16 +65,16 @@ export function retryMemory(this: IExecuteFunctions): RetryMemory | undefined {
 	const memory = outcomes;
 	const nodeName = this.getNode().name;
 	return {
-		recall: (itemIndex, request) =>
-			isSubmission(request) ? memory.get(keyOf(nodeName, itemIndex, request)) : undefined,
-		landed: (itemIndex, request, answer) => {
+		recall: (position, request) =>
+			isSubmission(request) ? memory.get(keyOf(nodeName, position, request)) : undefined,
+		rememberAccepted: (position, request, answer) => {
 			if (isSubmission(request)) {
-				memory.set(keyOf(nodeName, itemIndex, request), { landed: true, answer });
+				memory.set(keyOf(nodeName, position, request), { accepted: true, answer });
 			}
 		},
-		mayHaveLanded: (itemIndex, request, error) => {
+		rememberMaybeAccepted: (position, request, error) => {
 			if (isSubmission(request)) {
-				memory.set(keyOf(nodeName, itemIndex, request), { landed: 'maybe', error });
+				memory.set(keyOf(nodeName, position, request), { accepted: 'maybe', error });
 			}
 		},
 	};

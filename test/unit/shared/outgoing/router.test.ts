@@ -4,9 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import {
 	ITEM_CONCURRENCY,
 	runOperation,
+	type BatchOperation,
 	type ItemOperation,
-} from '../../../nodes/shared/outgoing/router';
-import { testNode } from '../helpers';
+} from '../../../../nodes/shared/outgoing/router';
+import { testNode } from '../../helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -113,7 +114,7 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 		expect(sent).toHaveLength(5);
 	});
 
-	it('reports the first failing item, and names the later items already sent that went through', async () => {
+	it('reports the first failing item, and names the items the service already accepted', async () => {
 		const { context } = contextFor(10, false, (i) => (i === 1 ? 30 : 1));
 		const { op } = operation({ refusedAtSend: 1 });
 		const error = await runOperation.call(context, op).then(
@@ -123,6 +124,58 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 		expect(error?.message).toBe('Service refused item 1');
 		expect(error?.context.itemIndex).toBe(1);
 		// Items 2–5 were sent while item 1 was in flight; nothing was started after it failed.
-		expect(error?.description).toMatch(/^Items 2, 3, 4, 5(, \d+)*, already sent, went through/);
+		expect(error?.description).toMatch(
+			/^\d+ items were already accepted by the service before the run stopped: do not send them again \(item 0; item 2; item 3; item 4; item 5(; item \d+)*\)\.$/,
+		);
+	});
+});
+
+describe('a batch operation goes through the same pipeline', () => {
+	/** Profiles of `itemCount` items, two to a request; the request holding `refusedItem` is refused. */
+	function bulk(itemCount: number, refusedItem: number) {
+		const sent: number[][] = [];
+		const context = {
+			getInputData: () => Array.from({ length: itemCount }, (_, i) => ({ json: { i } })),
+			continueOnFail: () => false,
+			getNode: () => testNode,
+			getCredentials: async () => ({ baseUrl: 'http://127.0.0.1:9', requestsPerSecond: 0 }),
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
+					const items = (options.body as IDataObject[]).map(({ i }) => Number(i));
+					sent.push(items);
+					if (items.includes(refusedItem)) {
+						return { statusCode: 400, headers: {}, body: { message: 'Bad batch' } };
+					}
+					return { statusCode: 200, headers: {}, body: items.map((i) => ({ job_id: 100 + i })) };
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		const op: BatchOperation = {
+			description: [],
+			batch: {
+				entryName: 'profile',
+				prepare: () => (itemIndex) => [{ label: `item ${itemIndex}`, body: { i: itemIndex } }],
+				size: () => 2,
+				request: (bodies) => ({ api: 'review', method: 'POST', path: '/bulk', body: bodies }),
+				describeAccepted: (label, answer) => `${label}: job_id ${String(answer.job_id)}`,
+			},
+		};
+		return { context, op, sent };
+	}
+
+	it('stops at the refused batch and names, with their ids, the profiles the service accepted', async () => {
+		const { context, op, sent } = bulk(6, 2);
+		const error = await runOperation.call(context, op).then(
+			() => undefined,
+			(e: NodeOperationError) => e,
+		);
+		expect(sent).toEqual([
+			[0, 1],
+			[2, 3],
+		]);
+		expect(error?.message).toBe('Bad batch');
+		expect(error?.description).toMatch(
+			/2 profiles were already accepted by the service before the run stopped: do not send them again \(item 0: job_id 100; item 1: job_id 101\)\.$/,
+		);
 	});
 });

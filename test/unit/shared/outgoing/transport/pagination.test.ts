@@ -1,4 +1,4 @@
-import { fetchAllPages } from '../../../nodes/shared/outgoing/transport';
+import { fetchAllPages } from '../../../../../nodes/shared/outgoing/transport';
 
 describe('fetchAllPages', () => {
 	const pageSize = 7;

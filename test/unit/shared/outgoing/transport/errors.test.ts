@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { isServiceFailure, serviceError } from '../../../nodes/shared/outgoing/transport';
-import { testNode } from '../helpers';
+import { isServiceFailure, serviceError } from '../../../../../nodes/shared/outgoing/transport';
+import { testNode } from '../../../helpers';
 
 describe('service error mapping', () => {
 	it.each([

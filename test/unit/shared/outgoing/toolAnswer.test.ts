@@ -1,15 +1,15 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { markPossiblyCarriedOut } from '../../nodes/shared/outgoing/transport';
+import { markMaybeAccepted } from '../../../../nodes/shared/outgoing/transport';
 import {
 	answerFailure,
 	toolCaller,
 	toolRefusalWords,
 	type ToolCaller,
-} from '../../nodes/shared/outgoing/toolAnswer';
-import { invalidParameter } from '../../nodes/shared/outgoing/validation';
-import { refuseWaitingForSuppliedTool } from '../../nodes/shared/waiting/wait';
+} from '../../../../nodes/shared/outgoing/toolAnswer';
+import { invalidParameter } from '../../../../nodes/shared/outgoing/validation';
+import { refuseWaitingForSuppliedTool } from '../../../../nodes/shared/waiting/wait';
 
 const node = (type: string): INode => ({
 	id: 'n1',
@@ -96,8 +96,8 @@ describe("a refusal's words for a model", () => {
 		expect(words).toContain('before calling the tool again');
 	});
 
-	it('warns against calling again when the service may have carried it out', () => {
-		const words = toolRefusalWords(markPossiblyCarriedOut(refusal()));
+	it('warns against calling again when the service may have accepted it', () => {
+		const words = toolRefusalWords(markMaybeAccepted(refusal()));
 		expect(words).toContain('do not call the tool again');
 	});
 });

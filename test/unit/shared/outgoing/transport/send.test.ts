@@ -1,15 +1,15 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { send, retryPolicy } from '../../../nodes/shared/outgoing/transport';
+import { send, retryPolicy } from '../../../../../nodes/shared/outgoing/transport';
 
 // The shipped policy is frozen; this file's copy has short pauses, and one test below narrows its
 // rate-limit budget (`retryPolicy` here is that copy).
-jest.mock('../../../nodes/shared/outgoing/transport/retryPolicy', () => {
-	const actual = jest.requireActual('../../../nodes/shared/outgoing/transport/retryPolicy');
+jest.mock('../../../../../nodes/shared/outgoing/transport/retryPolicy', () => {
+	const actual = jest.requireActual('../../../../../nodes/shared/outgoing/transport/retryPolicy');
 	return { retryPolicy: { ...actual.retryPolicy, baseDelayMs: 1, maxDelayMs: 5, maxAttempts: 4 } };
 });
-import { testNode } from '../helpers';
+import { testNode } from '../../../helpers';
 
 type Scripted =
 	{ status: number; body: unknown; headers?: Record<string, string> } | { networkError: string };

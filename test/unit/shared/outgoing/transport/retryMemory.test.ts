@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import { runOperation, type ItemOperation } from '../../../nodes/shared/outgoing/router';
-import { testNode } from '../helpers';
+import { runOperation, type ItemOperation } from '../../../../../nodes/shared/outgoing/router';
+import { testNode } from '../../../helpers';
 
 /**
  * n8n's Retry On Fail calls execute() again with the same execute-data object: a stand-in that
@@ -53,7 +53,7 @@ const failure = async (promise: Promise<unknown>) =>
 		(error: Error & { description?: string }) => error,
 	);
 
-describe("Retry On Fail's memory of what landed", () => {
+describe("Retry On Fail's memory of what the service accepted", () => {
 	it("a second try sends only the refused item and outputs the first try's answers", async () => {
 		const { contextFor, sent } = tries((item, call) =>
 			item === 1 && call === 1 ? refused : accepted(item),

@@ -1,4 +1,4 @@
-import { unreachableHost } from '../../nodes/shared/outgoing/callbackReachability';
+import { unreachableHost } from '../../../../nodes/shared/outgoing/callbackReachability';
 
 /** Which callback hosts a service on the internet cannot call, decided from the URL alone. */
 describe('unreachableHost', () => {

@@ -5,8 +5,8 @@ import {
 	FieldReader,
 	pairsToObject,
 	parseJsonParameter,
-} from '../../../nodes/shared/outgoing/validation';
-import { testNode } from '../helpers';
+} from '../../../../nodes/shared/outgoing/validation';
+import { testNode } from '../../helpers';
 
 const read = new FieldReader(testNode, 3);
 

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { send } from '../../../nodes/shared/outgoing/transport';
-import { pacerFor, RequestPacer } from '../../../nodes/shared/outgoing/transport/pacing';
-import { testNode } from '../helpers';
+import { send } from '../../../../../nodes/shared/outgoing/transport';
+import { pacerFor, RequestPacer } from '../../../../../nodes/shared/outgoing/transport/pacing';
+import { testNode } from '../../../helpers';
 
 // Lower bounds only: a busy machine makes gaps longer, except the gap after a send recorded late.
 const gaps = (times: number[]) => times.slice(1).map((time, i) => time - times[i]);
