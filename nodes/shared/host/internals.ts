@@ -128,13 +128,41 @@ export function nodeRunIdentity(context: IExecuteFunctions): object | undefined 
 	return run && typeof run === 'object' ? run : undefined;
 }
 
+// How n8n runs this node
+
 /**
  * The node whose execute data this run uses: this node's own, except for a tool supplied to a
  * caller (an AI Agent 1.x or 2.x, the MCP Server Trigger in the main process), which runs in its
  * caller's. Undefined where n8n gives none (a queue-mode worker serving the MCP Server Trigger).
  */
-export function executeDataNode(context: IExecuteFunctions): INode | undefined {
+function executeDataNode(context: IExecuteFunctions): INode | undefined {
 	return context.getExecuteData?.()?.node;
+}
+
+const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/**
+ * How the node is running: in a workflow; as a tool the engine runs as a node (AI Agent 3.x), which
+ * can wait; or as a tool supplied to its caller, to an AgentExecutor (AI Agent 1.x, 2.x) or to
+ * another caller that reads thrown errors (the MCP Server Trigger, in the main process or, in queue
+ * mode, on a worker). Read in 2.41.1 (`isToolExecution`, the tool variant's type) and tested on
+ * 1.123.81 (no `isToolExecution`: the caller's execute data tells).
+ */
+export type ToolCaller = 'workflow' | 'engine' | 'agentExecutor' | 'supplied';
+
+export function toolCaller(context: IExecuteFunctions): ToolCaller {
+	const node = context.getNode();
+	// n8n serves a usableAsTool node's tool variant as "<type>Tool".
+	if (!node.type.endsWith('Tool')) return 'workflow';
+	// A supplied tool runs in its caller's execute data, except on a queue-mode worker serving the
+	// MCP Server Trigger; n8n 2.x says it outright, n8n 1.x has no isToolExecution().
+	const caller = executeDataNode(context);
+	const runsInCaller = caller !== undefined && caller.name !== node.name;
+	const supplied =
+		typeof context.isToolExecution === 'function' ? context.isToolExecution() : runsInCaller;
+	if (!supplied) return 'engine';
+	if (!runsInCaller || caller.type === MCP_SERVER_TRIGGER) return 'supplied';
+	return 'agentExecutor';
 }
 
 /**

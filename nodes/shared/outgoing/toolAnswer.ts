@@ -15,33 +15,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { executeDataNode } from '../host/internals';
+import { toolCaller, type ToolCaller } from '../host/internals';
 import { mayHaveBeenAccepted } from './transport';
-
-const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
-
-/**
- * How the node is running: in a workflow; as a tool the engine runs as a node (AI Agent 3.x), which
- * can wait; or as a tool supplied to its caller, to an AgentExecutor (AI Agent 1.x, 2.x) or to
- * another caller that reads thrown errors (the MCP Server Trigger, in the main process or, in queue
- * mode, on a worker).
- */
-export type ToolCaller = 'workflow' | 'engine' | 'agentExecutor' | 'supplied';
-
-export function toolCaller(context: IExecuteFunctions): ToolCaller {
-	const node = context.getNode();
-	// n8n serves a usableAsTool node's tool variant as "<type>Tool".
-	if (!node.type.endsWith('Tool')) return 'workflow';
-	// A supplied tool runs in its caller's execute data, except on a queue-mode worker serving the
-	// MCP Server Trigger; n8n 2.x says it outright, n8n 1.x has no isToolExecution().
-	const caller = executeDataNode(context);
-	const runsInCaller = caller !== undefined && caller.name !== node.name;
-	const supplied =
-		typeof context.isToolExecution === 'function' ? context.isToolExecution() : runsInCaller;
-	if (!supplied) return 'engine';
-	if (!runsInCaller || caller.type === MCP_SERVER_TRIGGER) return 'supplied';
-	return 'agentExecutor';
-}
 
 function adviceFor(error: Error): string {
 	if (!(error instanceof NodeApiError)) {

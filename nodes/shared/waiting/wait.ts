@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { executionResumeUrl, nodeRunIndex } from '../host/internals';
 import { isObject } from '../json';
 import type { PreparedItem } from '../outgoing/router';
-import { toolCaller } from '../outgoing/toolAnswer';
+import { toolCaller } from '../host/internals';
 import { FieldReader } from '../outgoing/validation';
 import {
 	awaitedJobKey,

@@ -2,12 +2,8 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { markMaybeAccepted } from '../../../../nodes/shared/outgoing/transport';
-import {
-	answerFailure,
-	toolCaller,
-	toolRefusalWords,
-	type ToolCaller,
-} from '../../../../nodes/shared/outgoing/toolAnswer';
+import { toolCaller, type ToolCaller } from '../../../../nodes/shared/host/internals';
+import { answerFailure, toolRefusalWords } from '../../../../nodes/shared/outgoing/toolAnswer';
 import { invalidParameter } from '../../../../nodes/shared/outgoing/validation';
 import { refuseWaitingForSuppliedTool } from '../../../../nodes/shared/waiting/wait';
 
