@@ -27,7 +27,7 @@ import { readDeliveryOptions } from '../shared/incoming/trigger/options';
 import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
 import { scheduledTriggerPanel } from '../shared/incoming/trigger/panel';
 import { FieldReader } from '../shared/outgoing/validation';
-import { FREQUENCY_OPTIONS } from '../shared/outgoing/schedule/fields';
+import { FREQUENCY_OPTIONS } from '../shared/outgoing/schedule/scheduleOptions';
 import { COLLECT_OPTIONS, properties } from './description';
 import { scheduleBodyFor, TRIGGER_PROFILE_KEYS, type TriggerSettings } from './schedule';
 

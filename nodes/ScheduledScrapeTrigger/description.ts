@@ -2,7 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ProfileKey } from '../shared/outgoing/profile';
 import { profileField } from '../shared/outgoing/profileFields';
-import { frequencyField, REVIEW_INDEX_ENDPOINT_OPTIONS } from '../shared/outgoing/schedule/fields';
+import {
+	frequencyField,
+	REVIEW_INDEX_ENDPOINT_OPTIONS,
+} from '../shared/outgoing/schedule/scheduleOptions';
 import {
 	dedupeOption,
 	deliveryOptions,

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../json';
+import { isObject } from '../dataObject';
 
 export const PAYLOAD_KINDS = [
 	{ name: 'Review Job', value: 'reviewJob' },

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isObject } from '../json';
+import { isObject } from '../dataObject';
 
 export function invalidParameter(
 	node: INode,

@@ -17,7 +17,7 @@ import {
 	recognizePayload,
 	type Outcome,
 } from '../incoming/callbackPayload';
-import { withoutKeys } from '../json';
+import { withoutKeys } from '../dataObject';
 import type { OperationsOf } from '../operationTable';
 import { redactEchoedSecrets, RESUME_TOKEN_PARAMETER } from '../redact';
 import { awaitedJobKey, decodeAwaitedJob, tokenMatches } from './awaitedJob';

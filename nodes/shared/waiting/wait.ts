@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { executionResumeUrl, nodeRunIndex } from '../host/internals';
-import { isObject } from '../json';
+import { executionResumeUrl, nodeRunIndex, toolCaller } from '../host/internals';
+import { isObject } from '../dataObject';
 import type { PreparedItem } from '../outgoing/router';
-import { toolCaller } from '../host/internals';
 import { FieldReader } from '../outgoing/validation';
 import {
 	awaitedJobKey,

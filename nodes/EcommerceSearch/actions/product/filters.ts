@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../../../shared/json';
+import { isObject } from '../../../shared/dataObject';
 import type { FieldReader } from '../../../shared/outgoing/validation';
 
 import {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { withoutKeys } from '../../../shared/json';
+import { withoutKeys } from '../../../shared/dataObject';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { withWaitForCompletion } from '../../../shared/waiting/waitFields';
 import { waitsForCompletion } from '../../../shared/waiting/wait';

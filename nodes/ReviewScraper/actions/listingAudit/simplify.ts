@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../../../shared/json';
+import { isObject } from '../../../shared/dataObject';
 
 function toNumber(value: unknown): number | null {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : null;

@@ -7,7 +7,7 @@ import {
 	REVIEW_INDEX_ENDPOINT_OPTIONS,
 	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
 	SERVICE_OPTIONS,
-} from '../../../shared/outgoing/schedule/fields';
+} from '../../../shared/outgoing/schedule/scheduleOptions';
 import { API_FIELDS_FROM } from '../../versions';
 
 const pairs = (displayName: string, name: string, description: string): INodeProperties => ({

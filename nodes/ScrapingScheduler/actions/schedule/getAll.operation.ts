@@ -9,7 +9,7 @@ import {
 } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { scheduleRequests, scheduleResults } from '../../../shared/outgoing/schedule/client';
-import { frequencyField, SERVICE_OPTIONS } from '../../../shared/outgoing/schedule/fields';
+import { frequencyField, SERVICE_OPTIONS } from '../../../shared/outgoing/schedule/scheduleOptions';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,

@@ -11,7 +11,7 @@ import {
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { fetchAllPages } from '../../../shared/outgoing/transport';
 import { FieldReader } from '../../../shared/outgoing/validation';
-import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
+import { notForPollingNotice, readRequestId, requestIdField } from '../socialRequestParts';
 import { assertCompleted, postItems, totalPages } from '../results';
 import { asRecord, requestPath, scraperGet } from '../scraperRequest';
 import { LIMIT_AT_TOP_LEVEL_FROM } from '../../versions';

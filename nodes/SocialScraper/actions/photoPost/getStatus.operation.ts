@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PreparedItem } from '../../../shared/outgoing/router';
-import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
+import { notForPollingNotice, readRequestId, requestIdField } from '../socialRequestParts';
 import { asRecord, requestPath } from '../scraperRequest';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { outputField, toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
-import { notForPollingNotice, readRequestId, requestIdField } from '../fields';
+import { notForPollingNotice, readRequestId, requestIdField } from '../socialRequestParts';
 import { assertCompleted, postItems } from '../results';
 import { asRecord, requestPath } from '../scraperRequest';
 

@@ -12,7 +12,7 @@ import {
 	externalIdentifierOption,
 	requiredUrl,
 	waitingForPosts,
-} from '../fields';
+} from '../socialRequestParts';
 
 export const waiting = waitingForPosts;
 

@@ -16,7 +16,7 @@ import {
 	type PayloadKind,
 } from '../callbackPayload';
 import { unreadRequest } from '../../host/internals';
-import { isObject } from '../../json';
+import { isObject } from '../../dataObject';
 import { redactEchoedSecrets, SECRET_QUERY_PARAMETER } from '../../redact';
 import { secretsMatch } from '../../secretsMatch';
 import { LARGE_DELIVERY_LIMIT_MIB, type DeliveryOptions } from './options';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { isObject } from '../../json';
+import { isObject } from '../../dataObject';
 
 // n8n 2.41 saves the static data a webhook call writes only while the workflow's static data is
 // still empty (starting the run resets its "changed" flag before it is saved), so memory is what

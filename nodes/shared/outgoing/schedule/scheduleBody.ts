@@ -6,7 +6,7 @@ import {
 	FREQUENCIES,
 	REVIEW_INDEX_ENDPOINT_OPTIONS,
 	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
-} from './fields';
+} from './scheduleOptions';
 
 export const SERVICES = ['rsapi', 'riapi'] as const;
 const valuesOf = (options: Array<{ value: string }>) => options.map(({ value }) => value);

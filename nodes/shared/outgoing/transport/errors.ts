@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isObject } from '../../json';
+import { isObject } from '../../dataObject';
 import type { Decision } from './decide';
 
 /**
