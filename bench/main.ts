@@ -26,6 +26,7 @@ import type { BenchContext, BenchResult } from './lib/result';
 import { log } from './lib/rounds';
 import { bulk } from './workloads/bulk';
 import { burst } from './workloads/burst';
+import { resumeBurst } from './workloads/resumeBurst';
 import { callbackIntake, expressionEngineIntake, isolateDiagnosis } from './workloads/intake';
 import { largeDelivery } from './workloads/large-delivery';
 import { simulatorLimit } from './workloads/limit';
@@ -56,6 +57,8 @@ const BENCHES: Array<{
 	{ id: 'intake-engine', run: expressionEngineIntake, fullOnly: true },
 	{ id: 'intake-isolates', run: isolateDiagnosis, onRequest: true },
 	{ id: 'burst', run: burst },
+	// Starts an n8n of its own for the volume env; its cells take minutes each at 1,000.
+	{ id: 'resume-burst', run: resumeBurst, fullOnly: true },
 	// These two restart n8n for every measurement.
 	{ id: 'large-delivery', run: largeDelivery },
 	{ id: 'memory', run: memory },

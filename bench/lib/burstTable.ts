@@ -1,12 +1,13 @@
 import path from 'node:path';
 
-import type { BurstOutcome } from '../../test/e2e/harness/burst';
+import { RESUMER_LABEL, type BurstOutcome, type Resumer } from '../../test/e2e/harness/burst';
 
 export const runningAtScalePage = path.join(__dirname, '..', '..', 'docs', 'running-at-scale.md');
 
 /** One measured cell of the burst bench, as bench/results/full.json keeps it. */
 export interface BurstCell {
-	receiver: 'trigger' | 'webhook';
+	/** A receiver of deliveries, or what put the executions of a resume cell to wait. */
+	receiver: 'trigger' | 'webhook' | Resumer;
 	setting: string;
 	front: string;
 	patienceMs: number;
@@ -23,13 +24,32 @@ export interface BurstCell {
 export const RECEIVER_LABEL: Record<BurstCell['receiver'], string> = {
 	trigger: 'Scraping Callback Trigger',
 	webhook: "n8n's Webhook node",
+	...RESUMER_LABEL,
 };
-
-const START = '<!-- burst-table:start -->';
-const END = '<!-- burst-table:end -->';
 
 /** The burst matrix as docs/running-at-scale.md shows it. */
 export function burstTable(cells: BurstCell[], count: number): string {
+	return [
+		`${count.toLocaleString('en-US')} deliveries at once. Columns: n8n settings · what is in front of n8n · receiver · sender's patience · answered 200 in time · executions started · lost · last execution ended after · resident memory of each n8n process when the burst began → its peak (cells of one setting share an n8n, which keeps what the cells before took)`,
+		'',
+		'| n8n | front | receiver | patience | answered in time | started | lost | last execution | memory, start → peak |',
+		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+		...tableRows(cells),
+	].join('\n');
+}
+
+/** The resume matrix as docs/running-at-scale.md shows it. */
+export function resumeTable(cells: BurstCell[], count: number): string {
+	return [
+		`${count.toLocaleString('en-US')} waiting executions, every callback at once. Columns: n8n settings · what is in front of n8n (the resume URL's origin) · what the executions wait in · sender's patience · answered 200 in time · executions resumed · lost (still waiting) · last resumed execution ended after · n8n's resident memory when the callbacks went out → its peak (cells of one setting share an n8n)`,
+		'',
+		'| n8n | front | waiting in | patience | answered in time | resumed | lost | last resume | memory, start → peak |',
+		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+		...tableRows(cells),
+	].join('\n');
+}
+
+function tableRows(cells: BurstCell[]): string[] {
 	const rows = cells.map((cell) =>
 		[
 			cell.setting,
@@ -43,13 +63,7 @@ export function burstTable(cells: BurstCell[], count: number): string {
 			rssText(cell),
 		].join(' | '),
 	);
-	return [
-		`${count.toLocaleString('en-US')} deliveries at once. Columns: n8n settings · what is in front of n8n · receiver · sender's patience · answered 200 in time · executions started · lost · last execution ended after · resident memory of each n8n process when the burst began → its peak (cells of one setting share an n8n, which keeps what the cells before took)`,
-		'',
-		'| n8n | front | receiver | patience | answered in time | started | lost | last execution | memory, start → peak |',
-		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-		...rows.map((row) => `| ${row} |`),
-	].join('\n');
+	return rows.map((row) => `| ${row} |`);
 }
 
 /** Each process's resident memory when the burst began and at its peak. */
@@ -62,11 +76,18 @@ export function rssText(cell: BurstCell): string {
 		.join(', ');
 }
 
-/** `page` with its burst-table block replaced by `table`. */
-export function withBurstTable(page: string, table: string): string {
+/** `page` with its `name` block (`<!-- name:start -->` … `<!-- name:end -->`) replaced by `table`. */
+function withBlock(page: string, name: string, table: string): string {
+	const START = `<!-- ${name}:start -->`;
+	const END = `<!-- ${name}:end -->`;
 	const start = page.indexOf(START);
 	const end = page.indexOf(END);
 	if (start < 0 || end < start)
 		throw new Error(`docs/running-at-scale.md has no ${START} … ${END} block`);
 	return `${page.slice(0, start + START.length)}\n\n${table}\n\n${page.slice(end)}`;
 }
+
+export const withBurstTable = (page: string, table: string) =>
+	withBlock(page, 'burst-table', table);
+export const withResumeTable = (page: string, table: string) =>
+	withBlock(page, 'resume-table', table);

@@ -2,16 +2,21 @@ import { readFileSync } from 'node:fs';
 
 import {
 	burstTable,
+	resumeTable,
 	runningAtScalePage,
 	withBurstTable,
+	withResumeTable,
 	type BurstCell,
 } from '../../bench/lib/burstTable';
 
 const full = JSON.parse(readFileSync(`${__dirname}/../../bench/results/full.json`, 'utf8'));
 const burst = full.results.find((result: { id: string }) => result.id === 'burst') as
 	{ params: { count: number }; raw: { cells: BurstCell[] } } | undefined;
+const resumes = full.results.find((result: { id: string }) => result.id === 'resume-burst') as
+	{ params: { count: number }; raw: { cells: BurstCell[] } } | undefined;
 const regenerate =
 	'regenerate both with "npm run bench -- --only=burst --update" (about half an hour)';
+const regenerateResumes = 'regenerate both with "npm run bench -- --only=resume-burst --update"';
 
 /** docs/running-at-scale.md shows the burst matrix that `npm run bench` measured. */
 describe('docs/running-at-scale.md', () => {
@@ -31,6 +36,26 @@ describe('docs/running-at-scale.md', () => {
 		const proxied = burst?.raw.cells.filter((cell) => cell.front.startsWith('HAProxy')) ?? [];
 		expect(proxied.map((cell) => cell.setting)).toEqual(
 			expect.arrayContaining(['defaults', 'queue mode, defaults']),
+		);
+		expect(proxied.filter((cell) => cell.lost > 0)).toEqual([]);
+	});
+
+	it('holds the resume matrix of bench/results/full.json', () => {
+		if (!resumes) {
+			throw new Error(`bench/results/full.json has no resume-burst results: ${regenerateResumes}`);
+		}
+		const expected = withResumeTable(page, resumeTable(resumes.raw.cells, resumes.params.count));
+		if (page !== expected) {
+			throw new Error(
+				`docs/running-at-scale.md's resume-table block differs from bench/results/full.json: ${regenerateResumes}`,
+			);
+		}
+	});
+
+	it("has every resume through the shipped HAProxy front resume its execution, for Wait for Completion and n8n's Wait node", () => {
+		const proxied = resumes?.raw.cells.filter((cell) => cell.front.startsWith('HAProxy')) ?? [];
+		expect(proxied.map((cell) => cell.receiver)).toEqual(
+			expect.arrayContaining(['waitForCompletion', 'waitNode']),
 		);
 		expect(proxied.filter((cell) => cell.lost > 0)).toEqual([]);
 	});

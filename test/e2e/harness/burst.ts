@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Agent } from 'undici';
 
+import type { Simulator } from '../../../simulator/server';
 import type { N8nClient, WorkflowNode } from './client';
 import { webhookNode } from './workflows';
 
@@ -12,6 +13,7 @@ export const UNFINISHED = ['new', 'running', 'waiting'];
 interface ExecutionSummary {
 	id: string;
 	status: string;
+	stoppedAt?: string | null;
 }
 
 /** Every execution of a workflow, through the public API's cursor pagination. */
@@ -107,11 +109,24 @@ export async function sendBurst(
 	/** Receives the text of each answer given in time. */
 	onAnswer?: (text: string) => void,
 ): Promise<BurstOutcome> {
+	return await sendEachAtOnce(
+		bodies.map((body) => ({ url, body })),
+		patienceMs,
+		onAnswer,
+	);
+}
+
+/** Like `sendBurst`, each body to its own URL (resume calls: one URL per waiting execution). */
+export async function sendEachAtOnce(
+	requests: Array<{ url: string; body: unknown }>,
+	patienceMs: number,
+	onAnswer?: (text: string) => void,
+): Promise<BurstOutcome> {
 	const dispatcher = new Agent({ connections: null, pipelining: 0, connect: { timeout: 60_000 } });
-	const texts = bodies.map((body) => JSON.stringify(body));
+	const texts = requests.map(({ url, body }) => ({ url, text: JSON.stringify(body) }));
 	const started = performance.now();
 	const outcome: BurstOutcome = {
-		sent: bodies.length,
+		sent: requests.length,
 		answeredInTime: 0,
 		refused: 0,
 		gaveUp: 0,
@@ -119,7 +134,7 @@ export async function sendBurst(
 		lastAnswerMs: null,
 	};
 	await Promise.all(
-		texts.map(async (text) => {
+		texts.map(async ({ url, text }) => {
 			try {
 				const response = await fetch(url, {
 					method: 'POST',
@@ -209,3 +224,218 @@ export async function warmUp(client: N8nClient, workflowId: string, url: string)
 		await sleep(200);
 	}
 }
+
+/** Who puts an execution to wait for its job: the package's node, or n8n's documented pattern. */
+export type Resumer = 'waitForCompletion' | 'waitNode';
+
+export const RESUMER_LABEL: Record<Resumer, string> = {
+	waitForCompletion: 'Review Scraper, Wait for Completion',
+	waitNode: "HTTP Request → n8n's Wait node",
+};
+
+/**
+ * The workflow after its start webhook: Profile → Add with Wait for Completion, or n8n's own
+ * pattern (HTTP Request sending `$execution.resumeUrl` as the callback, then the Wait node "On
+ * Webhook Call"). Both submit one profile, its URL and review count from the start call's body.
+ */
+export function waitingNodes(
+	resumer: Resumer,
+	packageName: string,
+	simulatorBaseUrl: string,
+	credential: { id: string; name: string },
+): WorkflowNode[] {
+	if (resumer === 'waitForCompletion') {
+		return [
+			{
+				id: randomUUID(),
+				name: 'Review Scraper',
+				type: `${packageName}.reviewScraper`,
+				typeVersion: 1,
+				position: [0, 0],
+				credentials: { reviewScraperApi: credential },
+				parameters: {
+					resource: 'profile',
+					operation: 'add',
+					url: '={{ $json.body.url }}',
+					additionalFields: { blocks: '={{ $json.body.blocks }}' },
+					waitForCompletion: true,
+				},
+			},
+		];
+	}
+	return [
+		{
+			id: randomUUID(),
+			name: 'HTTP Request',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			position: [0, 0],
+			credentials: { reviewScraperApi: credential },
+			parameters: {
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'reviewScraperApi',
+				method: 'POST',
+				url: `${simulatorBaseUrl}/api/v2/profiles/add`,
+				sendQuery: true,
+				specifyQuery: 'keypair',
+				queryParameters: {
+					parameters: [
+						{ name: 'url', value: '={{ $json.body.url }}' },
+						{ name: 'blocks', value: '={{ $json.body.blocks }}' },
+						{ name: 'callback', value: '={{ $execution.resumeUrl }}' },
+					],
+				},
+				options: {},
+			},
+		},
+		{
+			id: randomUUID(),
+			name: 'Wait',
+			type: 'n8n-nodes-base.wait',
+			typeVersion: 1.1,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: { resume: 'webhook', httpMethod: 'POST', options: {} },
+		},
+	];
+}
+
+export interface HeldCallback {
+	url: string;
+	body: unknown;
+	/** The waiting execution the URL resumes. */
+	executionId: string;
+}
+
+export interface WaitingBatch {
+	/** Execution ids, each waiting for its job. */
+	waiting: string[];
+	/** Each job's callback as the service would send it, kept back for the caller to send. */
+	callbacks: HeldCallback[];
+}
+
+async function inParallel(count: number, limit: number, work: (index: number) => Promise<void>) {
+	let next = 0;
+	await Promise.all(
+		Array.from({ length: Math.min(limit, count) }, async () => {
+			while (next < count) await work(next++);
+		}),
+	);
+}
+
+/**
+ * `count` executions started through `startUrl` (a Webhook node answering on receipt, just
+ * activated) and left waiting for their jobs; then every job completed at one moment with the simulator's callbacks
+ * kept back instead of sent, so that the caller sends them as the service would, at once and with
+ * its own patience. The simulator is reset before and after.
+ */
+export async function waitingWithHeldCallbacks(
+	client: N8nClient,
+	simulator: Simulator,
+	workflowId: string,
+	startUrl: string,
+	count: number,
+	tag: string,
+): Promise<WaitingBatch> {
+	simulator.reset();
+	simulator.configure({ holdCompletion: true, rateLimit: { review: null } });
+	const earlier = new Set((await listAllExecutions(client, workflowId)).map((e) => e.id));
+	const start = async (index: number) => {
+		const response = await fetch(startUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ url: `https://www.example.com/biz/${tag}-${index}`, blocks: 3 }),
+			signal: AbortSignal.timeout(60_000),
+		});
+		await response.arrayBuffer();
+		return response.status;
+	};
+	// The first start also waits out the moment after activation when n8n answers 404.
+	const registered = Date.now() + 30_000;
+	for (let status = await start(0); status !== 200; status = await start(0)) {
+		if (status !== 404 || Date.now() > registered) throw new Error(`start 0: HTTP ${status}`);
+		await sleep(200);
+	}
+	await inParallel(count - 1, 16, async (index) => {
+		const status = await start(index + 1);
+		if (status !== 200) throw new Error(`start ${index + 1}: HTTP ${status}`);
+	});
+	const deadline = Date.now() + 300_000;
+	let waiting: string[] = [];
+	for (;;) {
+		const mine = (await listAllExecutions(client, workflowId)).filter((e) => !earlier.has(e.id));
+		waiting = mine.filter((e) => e.status === 'waiting').map((e) => e.id);
+		if (waiting.length === count) break;
+		if (Date.now() > deadline || mine.some((e) => ['error', 'crashed'].includes(e.status))) {
+			throw new Error(`${waiting.length} of ${count} executions waiting (${mine.length} started)`);
+		}
+		await sleep(500);
+	}
+	const callbacks: HeldCallback[] = [];
+	const deliver = simulator.deliver;
+	simulator.deliver = (url, payload) => {
+		const executionId = /\/webhook-waiting\/(\d+)/.exec(url)?.[1] ?? '';
+		callbacks.push({ url, body: payload, executionId });
+	};
+	try {
+		const released = simulator.releaseHeldJobs();
+		if (released !== count) throw new Error(`${released} jobs held for ${count} executions`);
+	} finally {
+		simulator.deliver = deliver;
+		simulator.reset();
+	}
+	const ids = new Set(waiting);
+	if (callbacks.length !== count || !callbacks.every((c) => ids.has(c.executionId))) {
+		throw new Error(`${callbacks.length} callbacks for ${count} waiting executions`);
+	}
+	return { waiting, callbacks };
+}
+
+export interface ResumedExecutions {
+	/** Executions of the batch that ended after their callback. */
+	resumed: string[];
+	/** From `since` to the last resumed execution's end. */
+	lastMs: number;
+}
+
+/**
+ * Follows a batch of waiting executions until each has ended or none has ended for `quietMs` (a
+ * callback whose request n8n could no longer read leaves its execution waiting), at most `limitMs`.
+ */
+export async function countResumed(
+	client: N8nClient,
+	workflowId: string,
+	waiting: string[],
+	since: number,
+	quietMs = 15_000,
+	limitMs = 600_000,
+): Promise<ResumedExecutions> {
+	const batch = new Set(waiting);
+	const deadline = Date.now() + limitMs;
+	let endedBefore = -1;
+	let changedAt = Date.now();
+	for (;;) {
+		const mine = (await listAllExecutions(client, workflowId)).filter((e) => batch.has(e.id));
+		const ended = mine.filter((e) => !UNFINISHED.includes(e.status));
+		if (ended.length !== endedBefore) {
+			endedBefore = ended.length;
+			changedAt = Date.now();
+		}
+		const running = mine.some((e) => e.status === 'running' || e.status === 'new');
+		const quiet = Date.now() - changedAt >= quietMs;
+		if (ended.length === batch.size || (quiet && !running) || Date.now() > deadline) {
+			const stopped = ended.map((e) => Date.parse(e.stoppedAt ?? '')).filter(Number.isFinite);
+			return {
+				resumed: ended.map((e) => e.id),
+				lastMs: stopped.length ? Math.max(...stopped) - since : 0,
+			};
+		}
+		await sleep(1_000);
+	}
+}
+
+/** `url` with its origin replaced by `origin`: n8n's resume URL as `WEBHOOK_URL=origin` builds it. */
+export const throughOrigin = (url: string, origin: string): string => {
+	const { pathname, search } = new URL(url);
+	return `${origin.replace(/\/$/, '')}${pathname}${search}`;
+};
