@@ -208,7 +208,7 @@ describe('Review Scraper → Add Many', () => {
 		expect(error?.message).toMatch(/^The service refused the profile of profile 3 of item 0/);
 		const jobs = [...simulator.state.reviewJobs.values()];
 		expect(jobs).toHaveLength(4);
-		expect(error?.description).toMatch(/^1 of 5 profiles were refused .* The other 4 were queued/);
+		expect(error?.description).toMatch(/^1 of 5 profiles were refused .* The other 4 were accepted/);
 		[0, 1, 2, 4].forEach((position, i) => {
 			expect(error?.description).toContain(
 				`profile ${position} of item 0: job_id ${jobs[i].job_id} (url https://www.example.com/biz/e2e-partial-${position})`,

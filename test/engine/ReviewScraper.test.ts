@@ -396,7 +396,7 @@ describe('Profile → Add Many, profiles from the input', () => {
 		const jobs = [...context.sim.state.reviewJobs.values()];
 		expect(jobs).toHaveLength(4);
 		expect(description).toMatch(
-			/^1 of 5 profiles were refused \(item 2: .+\)\. The other 4 were queued/,
+			/^1 of 5 profiles were refused \(item 2: .+\)\. The other 4 were accepted/,
 		);
 		for (const [n, job] of [0, 1, 3, 4].map((n, i) => [n, jobs[i]] as const)) {
 			expect(description).toContain(

@@ -406,7 +406,7 @@ function refusalsError(
 			description:
 				`${refusals.length} of ${entryCount} ${entryName}s were refused (${refusals
 					.map((r) => `${r.label}: ${r.message}`)
-					.join('; ')}). The other ${accepted.length} were queued` +
+					.join('; ')}). The other ${accepted.length} were accepted` +
 				(accepted.length > 0
 					? `, so send only the refused ones again: ${accepted.join('; ')}.`
 					: '.') +

@@ -87,7 +87,7 @@ const properties: INodeProperties[] = [
 ];
 
 /** How the error of a stopped run names a queued profile: where it came from, its job and what it is. */
-function describeQueued(label: string, element: IDataObject, sent: IDataObject): string {
+function describeAcceptedProfile(label: string, element: IDataObject, sent: IDataObject): string {
 	const identity = ['url', 'query', 'place_id', 'external_identifier']
 		.filter((key) => sent[key] !== undefined)
 		.map((key) => `${key} ${String(sent[key])}`)
@@ -209,5 +209,5 @@ export const batch: BatchOperation['batch'] = {
 		return Math.max(1, Math.floor(Number(options.batchSize ?? DEFAULT_BATCH_SIZE)));
 	},
 	request: bulkRequest,
-	describeAccepted: describeQueued,
+	describeAccepted: describeAcceptedProfile,
 };
