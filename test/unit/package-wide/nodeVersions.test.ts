@@ -1,4 +1,4 @@
-import { packageNodes } from './nodeClasses';
+import { packageNodes } from '../nodeClasses';
 
 /**
  * n8n's installer records a node's last listed version as its latest (`version.slice(-1)[0]` in
