@@ -90,6 +90,13 @@ async function staticStateOf(workflowId: string) {
 
 /** Fires the schedule, then waits for the review job's delivery and the execution it starts. */
 async function fireAndReceive(workflowId: string, schedule: ScheduleBody, executions: number) {
+	// n8n saves the secret the trigger's create() stored only after the schedule exists: a delivery
+	// in between meets the secret of before (seen under load as a 401).
+	await eventually(async () => {
+		expect((await staticStateOf(workflowId)).secret).toBe(
+			callbackOf(schedule).searchParams.get('secret'),
+		);
+	});
 	const fired = await simulator.fireSchedule(schedule.schedule_id);
 	expect(fired.response.status).toBe(200);
 	const deliveries = await simulator.waitForDeliveries(executions, 20_000);
