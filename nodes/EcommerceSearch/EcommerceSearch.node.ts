@@ -24,7 +24,7 @@ export class EcommerceSearch implements INodeType {
 			dark: 'file:../../icons/ecommerceSearch.dark.svg',
 		},
 		group: ['transform'],
-		// Newest first, an integer last: test/unit/nodeVersions.test.ts says why. What each version
+		// Newest first, an integer last: test/unit/package-wide/nodeVersions.test.ts says why. What each version
 		// changed: versions.ts.
 		version: [1.2, 1.1, 1],
 		defaultVersion: 1.2,

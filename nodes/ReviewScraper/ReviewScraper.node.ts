@@ -30,7 +30,7 @@ export class ReviewScraper implements INodeType {
 			dark: 'file:../../icons/reviewScraper.dark.svg',
 		},
 		group: ['transform'],
-		// Newest first, an integer last: test/unit/nodeVersions.test.ts says why. What each version
+		// Newest first, an integer last: test/unit/package-wide/nodeVersions.test.ts says why. What each version
 		// changed: versions.ts.
 		version: [1.3, 1.2, 1.1, 1],
 		defaultVersion: 1.3,

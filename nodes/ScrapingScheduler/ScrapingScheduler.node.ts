@@ -22,7 +22,7 @@ export class ScrapingScheduler implements INodeType {
 			dark: 'file:../../icons/scrapingScheduler.dark.svg',
 		},
 		group: ['transform'],
-		// Newest first, an integer last: test/unit/nodeVersions.test.ts says why. What each version
+		// Newest first, an integer last: test/unit/package-wide/nodeVersions.test.ts says why. What each version
 		// changed: versions.ts.
 		version: [1.1, 1],
 		defaultVersion: 1.1,

@@ -5,6 +5,7 @@ import type { Execution, N8nClient } from '../e2e/harness/client';
 import { artifactsDir } from '../e2e/harness/paths';
 import { QueueControl } from '../e2e/harness/queue-control';
 import { connect, type QueueState, type SuiteState } from '../e2e/harness/state';
+import { useE2e, type E2eSuiteOptions } from '../e2e/harness/suite';
 
 const logDir = path.join(artifactsDir, 'logs');
 
@@ -15,11 +16,23 @@ export function connectQueue(): {
 	control: QueueControl;
 } {
 	const { client, state } = connect();
+	return { client, ...queueOf(state) };
+}
+
+/** useE2e (a simulator, credentials, hooks) for the queue-only tests, with the cluster's controls. */
+export function useQueueE2e(options: E2eSuiteOptions = {}) {
+	const suite = useE2e(options);
+	return { ...suite, ...queueOf(suite.state) };
+}
+
+function queueOf(state: SuiteState): {
+	state: SuiteState & { queue: QueueState };
+	control: QueueControl;
+} {
 	if (state.mode !== 'queue' || !state.queue) {
 		throw new Error('these tests need queue mode: run them with "npm run test:e2e:queue"');
 	}
 	return {
-		client,
 		state: state as SuiteState & { queue: QueueState },
 		control: new QueueControl(state.queue.controlUrl),
 	};

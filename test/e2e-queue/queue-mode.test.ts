@@ -2,11 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { ReviewJobCallback } from '../../simulator/schemas';
 import { asDelivered, deliveryMarks } from '../e2e/harness/delivered';
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from '../e2e/harness/client';
-import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
-import type { QueueControl } from '../e2e/harness/queue-control';
-import type { QueueState, SuiteState } from '../e2e/harness/state';
+import type { WorkflowNode } from '../e2e/harness/client';
 import {
 	chain,
 	nodeOutput,
@@ -16,34 +12,15 @@ import {
 } from '../e2e/harness/workflows';
 import {
 	allExecutions,
-	connectQueue,
 	processLog,
 	sleep,
 	timesEnqueued,
+	useQueueE2e,
 	workersThatRan,
 } from './helpers';
 
-let client: N8nClient;
-let state: SuiteState & { queue: QueueState };
-let control: QueueControl;
-let simulator: Simulator;
-let credentials: Record<string, { id: string; name: string }>;
-const activated: string[] = [];
-
-beforeAll(async () => {
-	({ client, state, control } = connectQueue());
-	simulator = await startSimulator();
-	credentials = await createSimulatorCredentials(client, simulator, 'queue mode');
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
-beforeEach(() => simulator.reset());
-
-afterEach(async () => {
-	for (const id of activated.splice(0)) await client.deactivate(id);
+const { client, state, control, simulator, credentials, activated } = useQueueE2e({
+	credentials: 'queue mode',
 });
 
 function packageNode(
@@ -65,7 +42,7 @@ function packageNode(
 async function activate(name: string, nodes: WorkflowNode[]): Promise<string> {
 	const { id } = await client.createWorkflow({ name, ...chain(nodes) });
 	await client.activate(id);
-	activated.push(id);
+	activated.add(id);
 	return id;
 }
 

@@ -5,10 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient } from '../e2e/harness/client';
-import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
-import type { QueueState, SuiteState } from '../e2e/harness/state';
 import {
 	activateChain,
 	nodeOutput,
@@ -18,23 +14,16 @@ import {
 	webhookBase,
 	webhookNode,
 } from '../e2e/harness/workflows';
-import { allExecutions, connectQueue, workersThatRan } from './helpers';
+import { allExecutions, useQueueE2e, workersThatRan } from './helpers';
 
-let client: N8nClient;
-let state: SuiteState & { queue: QueueState };
-let simulator: Simulator;
-let credentials: Record<string, { id: string; name: string }>;
-let workflowId: string | undefined;
-
-beforeAll(async () => {
-	({ client, state } = connectQueue());
-	simulator = await startSimulator();
-	credentials = await createSimulatorCredentials(client, simulator, 'queue rate limit');
+const { client, state, simulator, credentials } = useQueueE2e({
+	credentials: 'queue rate limit',
+	resetEachTest: false,
 });
+let workflowId: string | undefined;
 
 afterAll(async () => {
 	if (workflowId) await client.deactivate(workflowId);
-	await simulator?.stop();
 });
 
 it('four executions of 50 Adds on two workers: 200 jobs, 0 failed, 0 duplicates, and the 429s they met', async () => {

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { ReviewJobCallback } from '../../simulator/schemas';
-import type { Simulator } from '../../simulator/server';
-import type { Execution, N8nClient, WorkflowNode } from '../e2e/harness/client';
+import type { Execution, WorkflowNode } from '../e2e/harness/client';
 import { asDelivered } from '../e2e/harness/delivered';
-import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
-import type { QueueState, SuiteState } from '../e2e/harness/state';
 import { chain, nodeOutput, webhookNode } from '../e2e/harness/workflows';
-import { allExecutions, connectQueue, sleep } from './helpers';
+import { allExecutions, sleep, useQueueE2e } from './helpers';
 
 /** The full-size figure (1,000) is the bench's (`npm run bench -- --only=waiting`). */
 const EXECUTIONS = 200;
@@ -15,21 +12,14 @@ const STARTS_IN_FLIGHT = 16;
 const REVIEWS_PER_JOB = [3, 10, 25, 60, 150];
 const STEP_TIMEOUT_MS = 240_000;
 
-let client: N8nClient;
-let state: SuiteState & { queue: QueueState };
-let simulator: Simulator;
-let credentials: Record<string, { id: string; name: string }>;
-let workflowId: string | undefined;
-
-beforeAll(async () => {
-	({ client, state } = connectQueue());
-	simulator = await startSimulator();
-	credentials = await createSimulatorCredentials(client, simulator, 'waiting at scale');
+const { client, state, simulator, credentials } = useQueueE2e({
+	credentials: 'waiting at scale',
+	resetEachTest: false,
 });
+let workflowId: string | undefined;
 
 afterAll(async () => {
 	if (workflowId) await client.deactivate(workflowId).catch(() => undefined);
-	await simulator?.stop();
 });
 
 async function executionsWhen(

@@ -2,15 +2,10 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { N8nClient, WorkflowNode } from './harness/client';
+import type { WorkflowNode } from './harness/client';
 import { n8nMajor } from './harness/compat';
-import {
-	builtNodeDescriptions,
-	createSimulatorCredentials,
-	startSimulator,
-} from './harness/fixtures';
+import { builtNodeDescriptions } from './harness/fixtures';
 import { startScriptedModel, type ScriptedModel } from './harness/scriptedModel';
-import { connect } from './harness/state';
 import { activateAgentWithTool, scriptedModelCredential, toolConnection } from './harness/agents';
 import { packageNode } from './harness/workflows';
 import {
@@ -23,7 +18,7 @@ import {
 	waitingOperations,
 	type Row,
 } from '../settings/matrix';
-import type { Simulator } from '../../simulator/server';
+import { useE2e } from './harness/suite';
 
 /**
  * Each action node as an AI agent's tool, in real n8n, with a scripted chat model: every operation
@@ -31,24 +26,21 @@ import type { Simulator } from '../../simulator/server';
  * outcomes of a call. What the model receives is read where the model receives it.
  */
 
-let client: N8nClient;
-let simulator: Simulator;
+const { client, simulator, credentials } = useE2e({
+	credentials: 'agent tools',
+	resetEachTest: false,
+});
 let model: ScriptedModel;
-let credentials: Record<string, { id: string; name: string }>;
 let openAi: { id: string; name: string };
 
 /** AI Agent 2.2 runs tools in LangChain's AgentExecutor, 3 and newer as nodes of the execution. */
 const AGENT_VERSIONS = n8nMajor() >= 2 ? [2.2, 3.1] : [2.2, 3];
 
 beforeAll(async () => {
-	({ client } = connect());
-	simulator = await startSimulator();
 	model = await startScriptedModel();
-	credentials = await createSimulatorCredentials(client, simulator, 'agent tools');
 	openAi = await scriptedModelCredential(client, model, 'agent tools');
 });
 afterAll(async () => {
-	await simulator?.stop();
 	await model?.stop();
 });
 

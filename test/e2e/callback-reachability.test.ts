@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator/server';
 import { callbackOperations, newestVersion } from '../settings/matrix';
-import { HttpError, type N8nClient, type WorkflowNode } from './harness/client';
-import { builtCredentialTypes, simulatorCredentialData, startSimulator } from './harness/fixtures';
-import { connect } from './harness/state';
+import { HttpError, type WorkflowNode } from './harness/client';
+import { builtCredentialTypes, simulatorCredentialData } from './harness/fixtures';
 import { nodeRun, packageNode, runThroughWebhook, splitOutNode } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
 const { PUBLIC_SERVICE_DOMAIN } = require('../support/public-service-host.cjs') as {
 	PUBLIC_SERVICE_DOMAIN: string;
@@ -19,16 +18,13 @@ const { PUBLIC_SERVICE_DOMAIN } = require('../support/public-service-host.cjs') 
  * The credential names the service by a public host name; n8n's processes resolve it to the
  * simulator (test/support/public-service-host.cjs), and the check refuses before any lookup.
  */
-let client: N8nClient;
-let simulator: Simulator;
+const { client, simulator } = useE2e();
 let publicService: Record<string, { id: string; name: string }>;
 
 const PUBLIC_CALLBACK = 'https://hooks.example.com/webhook/reviews';
 const NODE = 'Node Under Test';
 
 beforeAll(async () => {
-	({ client } = connect());
-	simulator = await startSimulator();
 	publicService = {};
 	for (const credential of builtCredentialTypes()) {
 		const onPublicHost: Record<string, string> = {};
@@ -44,12 +40,6 @@ beforeAll(async () => {
 		);
 	}
 });
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
-beforeEach(() => simulator.reset());
 
 const reviewScraper = (parameters: Record<string, unknown>, onError?: WorkflowNode['onError']) => ({
 	...packageNode('reviewScraper', 'Review Scraper', parameters, {

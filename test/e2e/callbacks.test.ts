@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
 import { PhotoEnvelope } from '../../simulator/schemas';
-import type { DeliveryRecord, PayloadKind, Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from './harness/client';
+import type { DeliveryRecord, PayloadKind } from '../../simulator/server';
+import type { WorkflowNode } from './harness/client';
 import { n8nMajor, resumeProof } from './harness/compat';
 import { asDelivered, deliveryMarks } from './harness/delivered';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { recordN8nFault } from './harness/n8nFaults';
-import { connect, type SuiteState } from './harness/state';
-import { directSubmitter } from './harness/submit';
 import {
 	activateChain,
 	expectExecutionCountStays,
@@ -20,31 +17,10 @@ import {
 	webhookBase,
 	webhookNode,
 } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
-let submit: ReturnType<typeof directSubmitter>;
-let scrapingApi: { id: string; name: string };
-const activated: string[] = [];
-
-beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	submit = directSubmitter(simulator);
-	({ scrapingApi } = await createSimulatorCredentials(client, simulator, 'callbacks e2e'));
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
-
-afterEach(async () => {
-	for (const id of activated.splice(0)) await client.deactivate(id);
+const { client, state, simulator, submit, credentials, activated } = useE2e({
+	credentials: 'callbacks e2e',
 });
 
 const TRIGGER = 'Scraping Callback Trigger';
@@ -62,7 +38,7 @@ const KIND: Record<PayloadKind, string> = {
 async function activeTrigger(name: string, parameters: Record<string, unknown> = {}) {
 	const node = packageNode('scrapingCallbackTrigger', TRIGGER, parameters);
 	const id = await activateChain(client, name, [node]);
-	activated.push(id);
+	activated.add(id);
 	const url = productionUrl(webhookBase(state), node, 'callback');
 	// n8n registers the production webhook a moment after activation and the service does not
 	// retry a 404, so wait for it with a body the trigger refuses (400, or 401 with a secret).
@@ -288,7 +264,9 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 
 describe('Wait for Completion resumed by the service in real n8n', () => {
 	function socialScraper(parameters: Record<string, unknown>): WorkflowNode {
-		return packageNode('socialScraper', 'Social Scraper', parameters, { scrapingApi });
+		return packageNode('socialScraper', 'Social Scraper', parameters, {
+			scrapingApi: credentials.scrapingApi,
+		});
 	}
 
 	async function startWaiting(name: string, node: WorkflowNode) {
@@ -297,7 +275,7 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 			webhookNode(path, { respond: 'onReceived' }),
 			node,
 		]);
-		activated.push(id);
+		activated.add(id);
 		expect((await client.callWebhook(path, {})).status).toBe(200);
 		return id;
 	}

@@ -1,24 +1,7 @@
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient } from './harness/client';
-import {
-	builtCredentialTypes,
-	secretField,
-	simulatorCredentialData,
-	startSimulator,
-} from './harness/fixtures';
-import { connect } from './harness/state';
+import { builtCredentialTypes, secretField, simulatorCredentialData } from './harness/fixtures';
+import { useE2e } from './harness/suite';
 
-let client: N8nClient;
-let simulator: Simulator;
-
-beforeAll(async () => {
-	({ client } = connect());
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
+const { client, simulator } = useE2e({ resetEachTest: false });
 
 const credentials = builtCredentialTypes();
 

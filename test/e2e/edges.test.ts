@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from './harness/client';
+import type { WorkflowNode } from './harness/client';
 import { resumeProof } from './harness/compat';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect, type SuiteState } from './harness/state';
 import {
 	activateChain,
 	expectExecutionCountStays,
@@ -16,38 +13,19 @@ import {
 	webhookBase,
 	webhookNode,
 } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
 /**
  * Where a result, a job ID or a secret could be lost without a word: a submission refused in
  * HTTP 200, work that found nothing, a failed scrape whose results are null, a delivery whose kind
  * cannot be told.
  */
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
-let scrapingApi: { id: string; name: string };
-const activated: string[] = [];
-
-beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	({ scrapingApi } = await createSimulatorCredentials(client, simulator, 'edges e2e'));
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
-
-afterEach(async () => {
-	for (const id of activated.splice(0)) await client.deactivate(id);
-});
+const { client, state, simulator, credentials, activated } = useE2e({ credentials: 'edges e2e' });
 
 const socialScraper = (parameters: Record<string, unknown>, extra: Partial<WorkflowNode> = {}) => ({
-	...packageNode('socialScraper', 'Social Scraper', parameters, { scrapingApi }),
+	...packageNode('socialScraper', 'Social Scraper', parameters, {
+		scrapingApi: credentials.scrapingApi,
+	}),
 	...extra,
 });
 
@@ -58,7 +36,7 @@ async function startBehindWebhook(name: string, node: WorkflowNode): Promise<str
 		webhookNode(path, { respond: 'onReceived' }),
 		node,
 	]);
-	activated.push(id);
+	activated.add(id);
 	expect((await client.callWebhook(path, {})).status).toBe(200);
 	return id;
 }
@@ -66,7 +44,7 @@ async function startBehindWebhook(name: string, node: WorkflowNode): Promise<str
 async function activeTrigger(name: string, parameters: Record<string, unknown>) {
 	const node = packageNode('scrapingCallbackTrigger', 'Trigger', parameters);
 	const id = await activateChain(client, name, [node]);
-	activated.push(id);
+	activated.add(id);
 	const url = productionUrl(webhookBase(state), node, 'callback');
 	expect((await postToWebhook(url, {})).status).toBe(400);
 	return { id, url };

@@ -3,18 +3,16 @@ import type {
 	PhotoPostBody,
 	ReviewJobReviewBody,
 } from '../../simulator/schemas';
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowDefinition, WorkflowNode } from './harness/client';
+import type { WorkflowDefinition, WorkflowNode } from './harness/client';
 import { dataTableRows, dropDataTable } from './harness/dataTables';
 import { isWebhookTriggered, loadExamples, prepareExample } from './harness/examples';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect, type SuiteState } from './harness/state';
 import { nodeOutput, postToWebhook, productionUrl, webhookNode } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
-let credentials: Record<string, { id: string; name: string }>;
+const { client, state, simulator, credentials } = useE2e({
+	credentials: 'examples e2e',
+	resetEachTest: false,
+});
 
 const examples = loadExamples();
 const byFile = (file: string) => {
@@ -22,16 +20,6 @@ const byFile = (file: string) => {
 	if (!example) throw new Error(`examples/${file} is missing`);
 	return prepareExample(example.workflow, { credentials, n8nUrl: state.webhookUrl });
 };
-
-beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	credentials = await createSimulatorCredentials(client, simulator, 'examples e2e');
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
 
 /** The triggers a test cannot fire at will: a webhook takes their place. */
 const REPLACED_TRIGGERS = new Set([

@@ -4,22 +4,22 @@ import type { AddressInfo } from 'node:net';
 
 import { retryPolicy } from '../../nodes/shared/outgoing/transport';
 import type { Counts, Fault, Simulator } from '../../simulator/server';
-import type { Execution, N8nClient, WorkflowNode } from './harness/client';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect } from './harness/state';
+import type { Execution, WorkflowNode } from './harness/client';
 import { chain, nodeOutput, nodeRun, splitOutNode, webhookNode } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
 // A submission refused in HTTP 200 (`failed-200`) or in the API's error shape (`refused`) is no
 // transport fault: edges.test.ts and settings-matrix.test.ts cover them.
 type Kind = Exclude<Fault['kind'], 'failed-200' | 'refused'>;
 type Api = NonNullable<Parameters<Simulator['injectFault']>[0]['api']>;
 
-let client: N8nClient;
-let simulator: Simulator;
-let credentials: Record<string, { id: string; name: string }>;
+const { client, simulator, credentials, activated } = useE2e({
+	credentials: 'fault matrix',
+	resetEachTest: false,
+	deactivate: 'afterAll',
+});
 let receiver: Server;
 let receiverUrl: string;
-const activated: string[] = [];
 const tally = { faultsInjected: 0, postCases: 0, duplicateJobs: 0, cases: 0 };
 
 /** Long enough to be told apart from a fast answer, short enough for a matrix of cases. */
@@ -27,9 +27,6 @@ const SLOW_MS = 300;
 const RETRY_AFTER_S = 1;
 
 beforeAll(async () => {
-	({ client } = connect());
-	simulator = await startSimulator();
-	credentials = await createSimulatorCredentials(client, simulator, 'fault matrix');
 	// Where the simulator delivers the callbacks of the requests the cases create.
 	receiver = createServer((req, res) => {
 		req.resume();
@@ -40,8 +37,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	for (const id of activated) await client.deactivate(id).catch(() => undefined);
-	await simulator?.stop();
 	await new Promise((resolve) => receiver?.close(resolve));
 	console.log(`fault matrix in real n8n: ${JSON.stringify(tally)}`);
 });
@@ -310,7 +305,7 @@ async function workflowFor(endpoint: Endpoint, nodes?: WorkflowNode[]) {
 		...chain([webhookNode(path), ...(nodes ?? [nodeFor(endpoint)])]),
 	});
 	await client.activate(workflowId);
-	activated.push(workflowId);
+	activated.add(workflowId);
 	const created = { id: workflowId, path, runs: 0 };
 	if (!nodes) workflows.set(endpoint, created);
 	return created;

@@ -3,13 +3,11 @@ import path from 'node:path';
 
 import type { Page } from 'playwright-core';
 
-import type { Simulator } from '../../simulator/server';
 import { chooseOption, launchBrowser, signIn, type Browser } from './harness/browser';
-import type { N8nClient } from './harness/client';
-import { createSimulatorCredentials, packageManifest, startSimulator } from './harness/fixtures';
+import { packageManifest } from './harness/fixtures';
 import { artifactsDir, repoRoot } from './harness/paths';
-import { connect, type SuiteState } from './harness/state';
 import { actionNodes, newestVersion } from '../settings/matrix';
+import { useE2e } from './harness/suite';
 
 /**
  * The README's "Your first result in five minutes", walked in the editor step by step, one
@@ -25,12 +23,12 @@ const pictures =
 		: path.join(artifactsDir, 'first-result');
 const { name: packageName } = packageManifest();
 
-let state: SuiteState;
-let client: N8nClient;
-let simulator: Simulator;
+const { state, client, credentials } = useE2e({
+	credentials: 'first result',
+	resetEachTest: false,
+});
 let browser: Browser;
 let page: Page;
-let credentials: Record<string, { id: string; name: string }>;
 let workflowId: string;
 
 const picture = (name: string) => page.screenshot({ path: path.join(pictures, `${name}.png`) });
@@ -65,10 +63,7 @@ async function executionAfter(id: string, after: number, status: string) {
 }
 
 beforeAll(async () => {
-	({ state, client } = connect());
 	mkdirSync(pictures, { recursive: true });
-	simulator = await startSimulator();
-	credentials = await createSimulatorCredentials(client, simulator, 'first result');
 	browser = await launchBrowser();
 	page = browser.page;
 	await signIn(page, state);
@@ -104,7 +99,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await browser?.close();
-	await simulator?.stop();
 });
 
 describe('your first result in five minutes, in the editor', () => {

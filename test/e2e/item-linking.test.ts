@@ -1,32 +1,17 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Simulator } from '../../simulator/server';
-import type { Execution, N8nClient, WorkflowNode } from './harness/client';
+import type { Execution, WorkflowNode } from './harness/client';
 import { n8nMajor } from './harness/compat';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect } from './harness/state';
 import { directSubmitter } from './harness/submit';
 import { packageNode, splitOutNode, webhookNode } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
 // The expression users write in the node after ours: reach back to an earlier node's item.
 const TAG_EXPRESSION = "={{ $('Split Out').item.json.tag }}";
 
-let client: N8nClient;
-let simulator: Simulator;
-let credentials: Record<string, { id: string; name: string }>;
-
-beforeAll(async () => {
-	({ client } = connect());
-	simulator = await startSimulator();
-	credentials = await createSimulatorCredentials(client, simulator, 'item linking e2e');
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
+const { client, simulator, credentials } = useE2e({ credentials: 'item linking e2e' });
 
 beforeEach(() => {
-	simulator.reset();
 	simulator.configure({ completionDelayMs: 300, ecommerceResponse: 'ack', photoPostCount: 7 });
 });
 

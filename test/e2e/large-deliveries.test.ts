@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 
-import type { DeliveryRecord, Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from './harness/client';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
+import type { DeliveryRecord } from '../../simulator/server';
+import type { WorkflowNode } from './harness/client';
 import { recordN8nFault } from './harness/n8nFaults';
-import { connect, type SuiteState } from './harness/state';
-import { directSubmitter } from './harness/submit';
 import {
 	activateChain,
 	executionCount,
@@ -18,6 +15,7 @@ import {
 	webhookBase,
 	webhookNode,
 } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
 // n8n's default N8N_PAYLOAD_SIZE_MAX is 16 MiB; the e2e n8n runs with the default.
 const MIB = 1024 * 1024;
@@ -26,36 +24,17 @@ const REVIEWS_FOR_20_MIB = 56_000;
 // About 104 MiB: a first crawl of a very large place, under the trigger's own limit of 128 MiB.
 const REVIEWS_FOR_100_MIB = 280_000;
 
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
-let submit: ReturnType<typeof directSubmitter>;
-let credentials: Record<string, { id: string; name: string }>;
-const activated: string[] = [];
-
-beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	submit = directSubmitter(simulator);
-	credentials = await createSimulatorCredentials(client, simulator, 'large deliveries e2e');
-});
-
-afterAll(async () => {
-	await simulator?.stop();
+const { client, state, simulator, submit, credentials, activated } = useE2e({
+	credentials: 'large deliveries e2e',
 });
 
 beforeEach(() => {
-	simulator.reset();
 	// The service's retries (2, 6 and 24 hours after a refusal) in 0.2, 0.6 and 2.4 seconds.
 	simulator.configure({
 		completionDelayMs: 200,
 		timeScale: 1 / 36_000,
 		callbackRetry: { policy: 'service' },
 	});
-});
-
-afterEach(async () => {
-	for (const id of activated.splice(0)) await client.deactivate(id);
 });
 
 const bodySize = (delivery: DeliveryRecord) => Buffer.byteLength(JSON.stringify(delivery.payload));
@@ -65,7 +44,7 @@ const reviewsOf = (delivery: DeliveryRecord) =>
 async function activeCallbackTrigger(name: string, options: Record<string, unknown>) {
 	const node = packageNode('scrapingCallbackTrigger', 'Trigger', { options });
 	const id = await activateChain(client, name, [node]);
-	activated.push(id);
+	activated.add(id);
 	const url = productionUrl(webhookBase(state), node, 'callback');
 	expect((await postToWebhook(url, {})).status).toBe(400);
 	return { id, url };
@@ -187,7 +166,7 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 			{ scrapingApi: credentials.scrapingApi },
 		);
 		const id = await activateChain(client, 'large: scheduled trigger', [trigger]);
-		activated.push(id);
+		activated.add(id);
 		// Activation (and with it the trigger's schedule) completes after the API call returns.
 		const deadline = Date.now() + 10_000;
 		while (simulator.state.schedules.size === 0 && Date.now() < deadline) {
@@ -226,7 +205,7 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 			webhookNode(path, { respond: 'onReceived' }),
 			node,
 		]);
-		activated.push(id);
+		activated.add(id);
 		expect((await client.callWebhook(path, {})).status).toBe(200);
 		const waiting = await waitForExecutionStatus(client, id, 'waiting', 30_000);
 		const delivery = await settledDelivery();

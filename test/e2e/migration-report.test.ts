@@ -1,15 +1,9 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import type { N8nClient, WorkflowDefinition, WorkflowNode } from './harness/client';
+import type { WorkflowDefinition, WorkflowNode } from './harness/client';
 import { loadExamples, prepareExample } from './harness/examples';
-import type { Simulator } from '../../simulator/server';
-import {
-	builtNodeDescriptions,
-	createSimulatorCredentials,
-	packageManifest,
-	startSimulator,
-} from './harness/fixtures';
-import { connect, type SuiteState } from './harness/state';
+import { builtNodeDescriptions, packageManifest } from './harness/fixtures';
+import { useE2e } from './harness/suite';
 
 /**
  * n8n 2.41 ships 3.0's Migration Report (Settings → Migration Report; the `breaking-changes`
@@ -33,9 +27,10 @@ interface Report {
 	};
 }
 
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
+const { client, state, credentials } = useE2e({
+	credentials: 'migration report',
+	resetEachTest: false,
+});
 const ours = new Map<string, string>();
 
 /** One node per operation of every action node, and every trigger, none connected. */
@@ -83,9 +78,6 @@ function everyOperation(credentials: Record<string, { id: string; name: string }
 }
 
 beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	const credentials = await createSimulatorCredentials(client, simulator, 'migration report');
 	const workflows = [
 		everyOperation(credentials),
 		...loadExamples().map(({ workflow }) =>
@@ -100,7 +92,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	for (const id of ours.keys()) await client.deleteWorkflow(id).catch(() => undefined);
-	await simulator?.stop();
 });
 
 describe("n8n's Migration Report for 3.0", () => {

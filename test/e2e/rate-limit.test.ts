@@ -5,32 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from './harness/client';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect, type SuiteState } from './harness/state';
+import type { WorkflowNode } from './harness/client';
 import { directSubmitter } from './harness/submit';
 import { packageNode, runThroughWebhook, splitOutNode } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
-let credentials: Record<string, { id: string; name: string }>;
+const { client, state, simulator, credentials } = useE2e({ credentials: 'rate limit e2e' });
 
 const LIMIT = 10;
 
-beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	credentials = await createSimulatorCredentials(client, simulator, 'rate limit e2e');
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
 beforeEach(() => {
-	simulator.reset();
 	expect(simulator.config.rateLimit).toEqual({ review: LIMIT, apiKey: LIMIT });
 	expect(simulator.config.reviewErrors).toBe('http200');
 });

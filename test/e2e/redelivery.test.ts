@@ -5,11 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from './harness/client';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect, type SuiteState } from './harness/state';
-import { directSubmitter } from './harness/submit';
+import type { WorkflowNode } from './harness/client';
 import {
 	activateChain,
 	expectExecutionCountStays,
@@ -21,31 +17,10 @@ import {
 	runThroughWebhook,
 	webhookBase,
 } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
-let submit: ReturnType<typeof directSubmitter>;
-let reviewScraperApi: { id: string; name: string };
-const activated: string[] = [];
-
-beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	submit = directSubmitter(simulator);
-	({ reviewScraperApi } = await createSimulatorCredentials(client, simulator, 'redelivery e2e'));
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
-
-afterEach(async () => {
-	for (const id of activated.splice(0)) await client.deactivate(id);
+const { client, state, simulator, submit, credentials, activated } = useE2e({
+	credentials: 'redelivery e2e',
 });
 
 const TRIGGER = 'Scraping Callback Trigger';
@@ -54,7 +29,7 @@ const INVALID_URL = 'https://www.example.com/biz/invalid-url/e2e';
 async function activeTrigger(name: string, options: Record<string, unknown> = {}) {
 	const node = packageNode('scrapingCallbackTrigger', TRIGGER, { options });
 	const id = await activateChain(client, name, [node]);
-	activated.push(id);
+	activated.add(id);
 	const url = productionUrl(webhookBase(state), node, 'callback');
 	expect((await postToWebhook(url, {})).status).toBe(400);
 	return { id, url };
@@ -160,7 +135,7 @@ describe('Wait for Completion: a job that ends invalid_url', () => {
 				waitForCompletion: true,
 				waitTimeLimit: 5,
 			},
-			{ reviewScraperApi },
+			{ reviewScraperApi: credentials.reviewScraperApi },
 		),
 		...extra,
 	});
@@ -243,7 +218,7 @@ describe('Early delivery on the service retry schedule', () => {
 				url: 'https://www.example.com/biz/e2e-early',
 				waitForCompletion: true,
 			},
-			{ reviewScraperApi },
+			{ reviewScraperApi: credentials.reviewScraperApi },
 		);
 		const run = await runThroughWebhook(
 			client,

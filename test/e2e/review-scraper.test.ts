@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Simulator } from '../../simulator/server';
 import { ReviewJobCallback } from '../../simulator/schemas';
 import { asDelivered } from './harness/delivered';
-import type { N8nClient, WorkflowNode } from './harness/client';
+import type { WorkflowNode } from './harness/client';
 import { resumeProof } from './harness/compat';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect, type SuiteState } from './harness/state';
 import {
 	chain,
 	nodeOutput,
@@ -15,29 +12,9 @@ import {
 	splitOutNode,
 	webhookNode,
 } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
-let credential: { id: string; name: string };
-
-beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	({ reviewScraperApi: credential } = await createSimulatorCredentials(
-		client,
-		simulator,
-		'review scraper e2e',
-	));
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const { client, state, simulator, credentials } = useE2e({ credentials: 'review scraper e2e' });
 
 function reviewScraper(
 	parameters: Record<string, unknown>,
@@ -50,7 +27,7 @@ function reviewScraper(
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,
-		credentials: { reviewScraperApi: credential },
+		credentials: { reviewScraperApi: credentials.reviewScraperApi },
 		...extra,
 	};
 }
@@ -153,7 +130,7 @@ describe('Review Scraper in an activated workflow', () => {
 					operation: 'get',
 					jobId: { __rl: true, mode: 'list', value: '' },
 				},
-				credentials: { reviewScraperApi: credential },
+				credentials: { reviewScraperApi: credentials.reviewScraperApi },
 			},
 		);
 		expect(listed.results.map((option) => option.value)).toEqual([String(target.job_id)]);

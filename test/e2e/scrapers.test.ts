@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
 import { EcommerceEnvelope, PhotoEnvelope } from '../../simulator/schemas';
-import type { Simulator } from '../../simulator/server';
 import { deliveryMarks } from './harness/delivered';
-import type { N8nClient, WorkflowNode } from './harness/client';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect, type SuiteState } from './harness/state';
+import type { WorkflowNode } from './harness/client';
 import { directSubmitter } from './harness/submit';
 import {
 	activateChain,
@@ -18,36 +15,21 @@ import {
 	webhookBase,
 	webhookNode,
 } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
-let scrapingApi: { id: string; name: string };
-const activated: string[] = [];
-
-beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	({ scrapingApi } = await createSimulatorCredentials(client, simulator, 'scrapers e2e'));
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
-
-afterEach(async () => {
-	for (const id of activated.splice(0)) await client.deactivate(id);
+const { client, state, simulator, credentials, activated } = useE2e({
+	credentials: 'scrapers e2e',
 });
 
 const socialScraper = (parameters: Record<string, unknown>): WorkflowNode =>
-	packageNode('socialScraper', 'Social Scraper', parameters, { scrapingApi });
+	packageNode('socialScraper', 'Social Scraper', parameters, {
+		scrapingApi: credentials.scrapingApi,
+	});
 
 const ecommerceSearch = (parameters: Record<string, unknown>): WorkflowNode =>
-	packageNode('ecommerceSearch', 'E-commerce Search', parameters, { scrapingApi });
+	packageNode('ecommerceSearch', 'E-commerce Search', parameters, {
+		scrapingApi: credentials.scrapingApi,
+	});
 
 describe('Social Scraper in real n8n', () => {
 	it('a photo search calls back an n8n Webhook workflow, whose execution holds the posts', async () => {
@@ -57,7 +39,7 @@ describe('Social Scraper in real n8n', () => {
 			webhookNode(path, { name: 'Posts Callback', respond: 'onReceived' }),
 			splitOutNode('body.results', 'One Item per Post'),
 		]);
-		activated.push(receiverId);
+		activated.add(receiverId);
 		const callbackUrl = `${webhookBase(state)}/webhook/${path}`;
 
 		const submit = await runThroughWebhook(client, 'e2e photo search with callback', [
@@ -152,7 +134,7 @@ describe('E-commerce Search in an activated workflow', () => {
 	it('returns one item per product of the page and a summary; the callback carries every product found', async () => {
 		const trigger = packageNode('scrapingCallbackTrigger', 'Product Callbacks', {});
 		const receiverId = await activateChain(client, 'e2e product callbacks', [trigger]);
-		activated.push(receiverId);
+		activated.add(receiverId);
 		const callbackUrl = productionUrl(webhookBase(state), trigger, 'callback');
 		// Registered once it refuses an empty body (the service does not retry a 404).
 		expect((await postToWebhook(callbackUrl, {})).status).toBe(400);

@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from './harness/client';
-import {
-	builtCredentialTypes,
-	createSimulatorCredentials,
-	secretField,
-	simulatorCredentialData,
-	startSimulator,
-} from './harness/fixtures';
-import { connect, type SuiteState } from './harness/state';
+import type { WorkflowNode } from './harness/client';
+import { builtCredentialTypes, secretField, simulatorCredentialData } from './harness/fixtures';
 import {
 	activateChain,
 	packageNode,
@@ -19,26 +11,26 @@ import {
 	runThroughWebhook,
 	webhookBase,
 } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
 /**
  * Every secret this file hands to n8n, looked for afterwards in what n8n shows or keeps: node
  * output, errors, webhook answers, the executions it saved, and the log of every n8n process.
  */
-let client: N8nClient;
-let state: SuiteState;
-let simulator: Simulator;
-let right: Record<string, { id: string; name: string }>;
+const {
+	client,
+	state,
+	simulator,
+	credentials: right,
+	activated,
+} = useE2e({ credentials: 'secrets e2e', resetEachTest: false, deactivate: 'afterAll' });
 let wrong: Record<string, { id: string; name: string }>;
 const secrets = new Set<string>();
 const seen: Array<{ what: string; text: string }> = [];
-const activated: string[] = [];
 
 const WRONG_SECRET = `wrong-${randomBytes(12).toString('hex')}`;
 
 beforeAll(async () => {
-	({ client, state } = connect());
-	simulator = await startSimulator();
-	right = await createSimulatorCredentials(client, simulator, 'secrets e2e');
 	wrong = {};
 	for (const credential of builtCredentialTypes()) {
 		wrong[credential.name] = await client.createCredential(
@@ -50,11 +42,6 @@ beforeAll(async () => {
 	for (const secret of [simulator.config.token, simulator.config.apiKey, WRONG_SECRET]) {
 		secrets.add(secret);
 	}
-});
-
-afterAll(async () => {
-	for (const id of activated) await client.deactivate(id).catch(() => undefined);
-	await simulator?.stop();
 });
 
 const CALLBACK = 'https://n8n.example.com/webhook/secrets';
@@ -175,7 +162,7 @@ describe('no token, key or callback secret in what n8n shows, saves or logs', ()
 			secretLocation: 'header',
 		});
 		const id = await activateChain(client, 'secrets: callback trigger', [trigger]);
-		activated.push(id);
+		activated.add(id);
 		const url = productionUrl(webhookBase(state), trigger, 'callback');
 		const body = { job_id: Date.now(), status: 'complete', reviews: [] };
 
@@ -204,7 +191,7 @@ describe('no token, key or callback secret in what n8n shows, saves or logs', ()
 		});
 		simulator.reset();
 		const id = await activateChain(client, 'secrets: echoed callback', [trigger]);
-		activated.push(id);
+		activated.add(id);
 		const url = productionUrl(webhookBase(state), trigger, 'callback');
 		expect((await postToWebhook(url, {})).status).toBe(401);
 		const callbackUrl = `${url}?secret=${secret}`;
@@ -246,7 +233,7 @@ describe('no token, key or callback secret in what n8n shows, saves or logs', ()
 		);
 		simulator.reset();
 		const id = await activateChain(client, 'secrets: scheduled trigger', [trigger]);
-		activated.push(id);
+		activated.add(id);
 		const deadline = Date.now() + 10_000;
 		while (simulator.state.schedules.size === 0 && Date.now() < deadline) {
 			await new Promise((resolve) => setTimeout(resolve, 100));
@@ -284,7 +271,7 @@ describe('no token, key or callback secret in what n8n shows, saves or logs', ()
 			text: await savedRun(String(execution.id)),
 		});
 		await client.deactivate(id);
-		activated.splice(activated.indexOf(id), 1);
+		activated.delete(id);
 	});
 
 	it('none of them appears anywhere, n8n logs included', () => {

@@ -1,40 +1,11 @@
 import type { ScheduleBody } from '../../simulator/schemas';
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from './harness/client';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect } from './harness/state';
+import type { WorkflowNode } from './harness/client';
 import { activateChain, packageNode, runThroughWebhook } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
 /** Every field as the service takes it (issue 21), in a real n8n. */
 
-let client: N8nClient;
-let simulator: Simulator;
-let scrapingApi: { id: string; name: string };
-let reviewScraperApi: { id: string; name: string };
-const activated = new Set<string>();
-
-beforeAll(async () => {
-	({ client } = connect());
-	simulator = await startSimulator();
-	({ scrapingApi, reviewScraperApi } = await createSimulatorCredentials(
-		client,
-		simulator,
-		'service fields e2e',
-	));
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
-
-afterEach(async () => {
-	for (const id of activated) await client.deactivate(id);
-	activated.clear();
-});
+const { client, simulator, credentials, activated } = useE2e({ credentials: 'service fields e2e' });
 
 const HOOK = 'https://hooks.example.com/e2e-fields';
 
@@ -43,7 +14,7 @@ const scheduler = (parameters: Record<string, unknown>): WorkflowNode =>
 		'scrapingScheduler',
 		'Scraping Scheduler',
 		{ resource: 'schedule', operation: 'create', frequency: 'daily', ...parameters },
-		{ scrapingApi },
+		{ scrapingApi: credentials.scrapingApi },
 	);
 
 const schedulingPosts = () =>
@@ -160,7 +131,7 @@ describe('Social Scraper', () => {
 					callbackUrl: HOOK,
 					additionalFields: { externalIdentifier },
 				},
-				{ scrapingApi },
+				{ scrapingApi: credentials.scrapingApi },
 			),
 		]);
 		expect(run.execution.status).toBe('success');
@@ -196,7 +167,7 @@ describe('Review Scraper → Add Many', () => {
 							inputMode: 'listField',
 							listField: 'body.p',
 						},
-						{ reviewScraperApi },
+						{ reviewScraperApi: credentials.reviewScraperApi },
 					),
 					typeVersion: 1.1,
 				},
@@ -227,7 +198,7 @@ describe('Scheduled Scrape Trigger', () => {
 				frequency: 'weekly',
 				url: 'https://www.example.com/biz/e2e-gone',
 			},
-			{ scrapingApi },
+			{ scrapingApi: credentials.scrapingApi },
 		);
 		const id = await activateChain(client, 'e2e scheduled scrape gone with 400', [trigger]);
 		activated.add(id);

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator/server';
 import {
 	actionNodes,
 	arrange,
@@ -14,11 +13,10 @@ import {
 	rows,
 	type MatrixCase,
 } from '../settings/matrix';
-import type { N8nClient, NodeRun, WorkflowNode } from './harness/client';
+import type { NodeRun, WorkflowNode } from './harness/client';
 import { n8nMajor } from './harness/compat';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect } from './harness/state';
 import { chain, nodeRun, splitOutNode, webhookNode } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
 /**
  * n8n's Settings tab on every operation (test/settings/matrix.ts) in a real n8n 2.x and 1.x (queue
@@ -26,10 +24,11 @@ import { chain, nodeRun, splitOutNode, webhookNode } from './harness/workflows';
  * one after the other (their faults and seeded records are the node's own), the four nodes side by
  * side.
  */
-let client: N8nClient;
-let simulator: Simulator;
-let credentials: Record<string, { id: string; name: string }>;
-const activated: string[] = [];
+const { client, simulator, credentials, activated } = useE2e({
+	credentials: 'settings matrix',
+	resetEachTest: false,
+	deactivate: 'afterAll',
+});
 const NODE = 'Node Under Test';
 const CREDENTIAL: Record<string, string> = {
 	reviewScraper: 'reviewScraperApi',
@@ -37,17 +36,6 @@ const CREDENTIAL: Record<string, string> = {
 	socialScraper: 'scrapingApi',
 	scrapingScheduler: 'scrapingApi',
 };
-
-beforeAll(async () => {
-	({ client } = connect());
-	simulator = await startSimulator();
-	credentials = await createSimulatorCredentials(client, simulator, 'settings matrix');
-});
-
-afterAll(async () => {
-	for (const id of activated) await client.deactivate(id).catch(() => undefined);
-	await simulator?.stop();
-});
 
 it('has a row for every operation of every action node', () => {
 	expect(missingRows()).toEqual([]);
@@ -86,7 +74,7 @@ async function runCase(matrixCase: MatrixCase): Promise<void> {
 		}),
 	);
 	await step('activate it', () => client.activate(id));
-	activated.push(id);
+	activated.add(id);
 	await step('call its webhook', async () => {
 		const answer = await client.callWebhook(path, { items }, 30_000);
 		await answer.arrayBuffer();

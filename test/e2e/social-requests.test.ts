@@ -3,33 +3,17 @@
  * Scrape without waiting and its Get Results, and the two Get Status operations. Part of the
  * compatibility subset, so that every operation runs once on each n8n version.
  */
-import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from './harness/client';
-import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
-import { connect } from './harness/state';
+import type { WorkflowNode } from './harness/client';
 import { directSubmitter } from './harness/submit';
 import { packageNode, runThroughWebhook } from './harness/workflows';
+import { useE2e } from './harness/suite';
 
-let client: N8nClient;
-let simulator: Simulator;
-let scrapingApi: { id: string; name: string };
-
-beforeAll(async () => {
-	({ client } = connect());
-	simulator = await startSimulator();
-	({ scrapingApi } = await createSimulatorCredentials(client, simulator, 'social requests e2e'));
-});
-
-afterAll(async () => {
-	await simulator?.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const { client, simulator, credentials } = useE2e({ credentials: 'social requests e2e' });
 
 const socialScraper = (parameters: Record<string, unknown>): WorkflowNode =>
-	packageNode('socialScraper', 'Social Scraper', parameters, { scrapingApi });
+	packageNode('socialScraper', 'Social Scraper', parameters, {
+		scrapingApi: credentials.scrapingApi,
+	});
 
 /** What the service itself answers for a GET, to compare the node's output with. */
 async function serviceGet(url: string): Promise<Record<string, unknown>> {

@@ -1,26 +1,14 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
-import type { N8nClient } from './harness/client';
 import {
 	createSimulatorCredentials,
 	builtNodeDescriptions,
 	packageManifest,
-	startSimulator,
 } from './harness/fixtures';
 import { loadExamples, prepareExample } from './harness/examples';
-import { connect } from './harness/state';
-import type { Simulator } from '../../simulator/server';
+import { useE2e } from './harness/suite';
 
-let client: N8nClient;
-let simulator: Simulator;
-
-beforeAll(async () => {
-	({ client } = connect());
-	simulator = await startSimulator();
-});
-afterAll(async () => {
-	await simulator?.stop();
-});
+const { client, simulator } = useE2e({ resetEachTest: false });
 
 const operationOptions = (description: INodeTypeDescription) =>
 	description.properties

@@ -43,8 +43,12 @@ export function builtCredentialTypes(): ICredentialType[] {
  * Quick callback retries (milliseconds): tests that exercise the service's 2 h / 6 h / 24 h
  * schedule configure `callbackRetry: { policy: 'service' }` with a `timeScale`.
  */
+export function newSimulator(): Simulator {
+	return createSimulator({ completionDelayMs: 100, callbackRetry: { policy: 'quick' } });
+}
+
 export async function startSimulator(): Promise<Simulator> {
-	const simulator = createSimulator({ completionDelayMs: 100, callbackRetry: { policy: 'quick' } });
+	const simulator = newSimulator();
 	await simulator.start();
 	return simulator;
 }

@@ -1,6 +1,6 @@
-import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
-import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
-import { packageNodes } from './nodeClasses';
+import { ReviewScraperApi } from '../../../credentials/ReviewScraperApi.credentials';
+import { ScrapingApi } from '../../../credentials/ScrapingApi.credentials';
+import { packageNodes } from '../nodeClasses';
 
 /**
  * What n8n reads of the package: every node's and credential's description, as n8n serialises it.

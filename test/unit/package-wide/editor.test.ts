@@ -10,14 +10,14 @@ import {
 	type TriggerPanelDefinition,
 } from 'n8n-workflow';
 
-import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.node';
-import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
-import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
-import { ScrapingCallbackTrigger } from '../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
-import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
-import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
-import { PAYLOAD_KINDS } from '../../nodes/shared/incoming/callbackPayload';
-import { allProperties, packageNodes, repoRoot as root } from './nodeClasses';
+import { EcommerceSearch } from '../../../nodes/EcommerceSearch/EcommerceSearch.node';
+import { ReviewScraper } from '../../../nodes/ReviewScraper/ReviewScraper.node';
+import { ScheduledScrapeTrigger } from '../../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
+import { ScrapingCallbackTrigger } from '../../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
+import { ScrapingScheduler } from '../../../nodes/ScrapingScheduler/ScrapingScheduler.node';
+import { SocialScraper } from '../../../nodes/SocialScraper/SocialScraper.node';
+import { PAYLOAD_KINDS } from '../../../nodes/shared/incoming/callbackPayload';
+import { allProperties, packageNodes, repoRoot as root } from '../nodeClasses';
 
 const nodes = packageNodes;
 

@@ -1,4 +1,4 @@
-import { simplifyAudit } from '../../../nodes/ReviewScraper/actions/listingAudit/simplify';
+import { simplifyAudit } from '../../../../../nodes/ReviewScraper/actions/listingAudit/simplify';
 
 describe('listing audit simplification', () => {
 	const audit = {

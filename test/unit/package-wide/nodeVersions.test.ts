@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { packageNodes, repoRoot } from './nodeClasses';
+import { packageNodes, repoRoot } from '../nodeClasses';
 
 /**
  * n8n's installer records a node's last listed version as its latest (`version.slice(-1)[0]` in

@@ -5,9 +5,9 @@ import {
 	assertCompleted,
 	postItems,
 	totalPages,
-} from '../../../nodes/SocialScraper/actions/results';
-import { requestPath, scraperGet } from '../../../nodes/SocialScraper/actions/scraperRequest';
-import { testNode } from '../helpers';
+} from '../../../../nodes/SocialScraper/actions/results';
+import { requestPath, scraperGet } from '../../../../nodes/SocialScraper/actions/scraperRequest';
+import { testNode } from '../../helpers';
 
 describe('assertCompleted', () => {
 	it('lets a completed request through', () => {

@@ -2,10 +2,10 @@ import {
 	buildSearchBody,
 	searchOutputItems,
 	type SearchInput,
-} from '../../../nodes/EcommerceSearch/actions/product/search.operation';
-import { MAX_PER_PAGE } from '../../../nodes/EcommerceSearch/actions/product/searchFields';
-import { FieldReader } from '../../../nodes/shared/outgoing/validation';
-import { testNode } from '../helpers';
+} from '../../../../../nodes/EcommerceSearch/actions/product/search.operation';
+import { MAX_PER_PAGE } from '../../../../../nodes/EcommerceSearch/actions/product/searchFields';
+import { FieldReader } from '../../../../../nodes/shared/outgoing/validation';
+import { testNode } from '../../../helpers';
 
 const read = new FieldReader(testNode, 1);
 const CALLBACK = 'https://n8n.example.com/webhook/products';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { packageNodes as nodes, repoRoot as root } from './nodeClasses';
+import { packageNodes as nodes, repoRoot as root } from '../nodeClasses';
 
 describe('icons', () => {
 	const iconPaths = nodes.map(({ folder, node }) => {

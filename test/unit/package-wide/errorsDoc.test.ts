@@ -12,7 +12,7 @@ import * as ts from 'typescript';
  * as `…`. A message added to the code without an entry fails here.
  */
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 const catalogue = readFileSync(join(root, 'docs', 'errors.md'), 'utf8');
 
 function sourcesUnder(folder: string): string[] {

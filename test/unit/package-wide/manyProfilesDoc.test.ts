@@ -5,7 +5,7 @@ import {
 	patternsPage,
 	renderPatternsPage,
 	type PatternsFile,
-} from '../../bench/lib/patternsTable';
+} from '../../../bench/lib/patternsTable';
 
 /** docs/many-profiles.md shows what `npm run bench` measured: its table is rendered from the JSON. */
 describe('docs/many-profiles.md', () => {
@@ -29,9 +29,9 @@ describe('docs/many-profiles.md', () => {
 	});
 
 	it('is where the node and the README send users', () => {
-		const source = readFileSync(`${__dirname}/../../nodes/shared/waiting/wait.ts`, 'utf8');
+		const source = readFileSync(`${__dirname}/../../../nodes/shared/waiting/wait.ts`, 'utf8');
 		expect(source).toContain('/blob/main/docs/many-profiles.md');
-		expect(readFileSync(`${__dirname}/../../README.md`, 'utf8')).toContain(
+		expect(readFileSync(`${__dirname}/../../../README.md`, 'utf8')).toContain(
 			'(docs/many-profiles.md)',
 		);
 	});

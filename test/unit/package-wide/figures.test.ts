@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
-import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
-import { DEFAULT_CONFIG, HOUR_MS } from '../../simulator/config';
-import { UNRESOLVED_FOR_MS } from '../../simulator/lookup';
-import { packageNodes } from './nodeClasses';
+import { ReviewScraperApi } from '../../../credentials/ReviewScraperApi.credentials';
+import { ScrapingApi } from '../../../credentials/ScrapingApi.credentials';
+import { DEFAULT_CONFIG, HOUR_MS } from '../../../simulator/config';
+import { UNRESOLVED_FOR_MS } from '../../../simulator/lookup';
+import { packageNodes } from '../nodeClasses';
 
 /**
  * Every figure of the README, CONTRIBUTING.md, docs/ and the editor's texts (a ratio, a share, a duration, a size, a
@@ -15,7 +15,7 @@ import { packageNodes } from './nodeClasses';
  * checked by their own tests.
  */
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 const json = <T = any>(path: string): T => JSON.parse(read(path)) as T;
 

@@ -5,9 +5,9 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials';
-import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
-import { packageNodes } from './nodeClasses';
+import { ReviewScraperApi } from '../../../credentials/ReviewScraperApi.credentials';
+import { ScrapingApi } from '../../../credentials/ScrapingApi.credentials';
+import { packageNodes } from '../nodeClasses';
 
 /**
  * n8n's UI guidelines for nodes ("Design your node's user interface" and "UX guidelines for

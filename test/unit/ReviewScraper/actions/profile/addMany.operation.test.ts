@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import * as profile from '../../../nodes/ReviewScraper/actions/profile';
-import { runOperation } from '../../../nodes/shared/outgoing/router';
-import { testNode } from '../helpers';
+import * as profile from '../../../../../nodes/ReviewScraper/actions/profile';
+import { runOperation } from '../../../../../nodes/shared/outgoing/router';
+import { testNode } from '../../../helpers';
 
 const CALLBACK = 'https://n8n.example.com/webhook/reviews';
 

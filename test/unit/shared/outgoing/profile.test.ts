@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { readProfile } from '../../../nodes/shared/outgoing/profile';
-import { parameterContext } from '../helpers';
+import { readProfile } from '../../../../nodes/shared/outgoing/profile';
+import { parameterContext } from '../../helpers';
 
 function read(parameters: Record<string, unknown>, itemIndex = 0) {
 	const items = [];

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { markdown, resultsDir, type Report } from '../../bench/lib/report';
+import { markdown, resultsDir, type Report } from '../../../bench/lib/report';
 
 // report.ts formats with prettier, which jest's VM cannot load; markdown() does not use it.
 jest.mock('prettier', () => ({}));
@@ -17,8 +17,9 @@ const formatted = (text: string, file: string): string =>
 
 /**
  * bench/results/<name>.md is written from <name>.json by the bench; the docs' figures are read from
- * the JSON (test/unit/figures.test.ts). A Markdown table edited by hand, or a JSON changed without
- * its table, fails here, so the page the performance docs link says what the figures test reads.
+ * the JSON (test/unit/package-wide/figures.test.ts). A Markdown table edited by hand, or a JSON
+ * changed without its table, fails here, so the page the performance docs link says what the
+ * figures test reads.
  */
 describe('bench/results: each Markdown report is its JSON, rendered', () => {
 	// diagnostic.{json,md} and latest.{json,md} are a local run's, ignored by git.

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 const repository = 'github.com/n8n-nodes-review-scraping/n8n-nodes-review-scraping';
 
 function filesUnder(folder: string, keep: (file: string) => boolean): string[] {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { actionNodes, operationsOf, waitingOperations } from '../settings/matrix';
+import { actionNodes, operationsOf, waitingOperations } from '../../settings/matrix';
 
 /**
  * Every operation of every action node tells a model, on its tool variant, what it does, its

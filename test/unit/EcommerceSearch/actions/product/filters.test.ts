@@ -3,14 +3,14 @@ import {
 	buildRange,
 	positiveIntegers,
 	textValues,
-} from '../../../nodes/EcommerceSearch/actions/product/filters';
+} from '../../../../../nodes/EcommerceSearch/actions/product/filters';
 import {
 	RANGE_FILTERS,
 	RANGE_OPERATORS,
 	type RangeOperator,
-} from '../../../nodes/EcommerceSearch/actions/product/filterTable';
-import { FieldReader } from '../../../nodes/shared/outgoing/validation';
-import { testNode } from '../helpers';
+} from '../../../../../nodes/EcommerceSearch/actions/product/filterTable';
+import { FieldReader } from '../../../../../nodes/shared/outgoing/validation';
+import { testNode } from '../../../helpers';
 
 const read = new FieldReader(testNode, 3);
 

@@ -7,9 +7,9 @@ import {
 	withBurstTable,
 	withResumeTable,
 	type BurstCell,
-} from '../../bench/lib/burstTable';
+} from '../../../bench/lib/burstTable';
 
-const full = JSON.parse(readFileSync(`${__dirname}/../../bench/results/full.json`, 'utf8'));
+const full = JSON.parse(readFileSync(`${__dirname}/../../../bench/results/full.json`, 'utf8'));
 const burst = full.results.find((result: { id: string }) => result.id === 'burst') as
 	{ params: { count: number }; raw: { cells: BurstCell[] } } | undefined;
 const resumes = full.results.find((result: { id: string }) => result.id === 'resume-burst') as

@@ -1,6 +1,5 @@
 import { NodeHelpers, type INodeProperties } from 'n8n-workflow';
 
-import { ReviewScraperApi } from '../../../credentials/ReviewScraperApi.credentials';
 import { ScrapingApi } from '../../../credentials/ScrapingApi.credentials';
 
 const credential = new ScrapingApi();
@@ -57,18 +56,5 @@ describe('Scraping API credential form', () => {
 				false,
 			]);
 		}
-	});
-});
-
-describe('Review Scraper API credential', () => {
-	it('says why a token was refused without naming the spiderman-token header', () => {
-		const credential = new ReviewScraperApi();
-		const messages = (credential.test.rules ?? []).map(
-			(rule) => (rule.properties as { message: string }).message,
-		);
-		expect(messages.length).toBeGreaterThan(0);
-		for (const message of messages) expect(message).not.toMatch(/spiderman/i);
-		// The header the service reads keeps its real name.
-		expect(credential.authenticate.properties.headers).toHaveProperty('spiderman-token');
 	});
 });

@@ -1,4 +1,4 @@
-import { packageNodes } from './nodeClasses';
+import { packageNodes } from '../nodeClasses';
 
 /**
  * A trigger's subtitle shows option names, as the editor's fields do, not the values saved in the

@@ -1,9 +1,9 @@
 import {
 	buildScheduleBody,
 	type ScheduleInput,
-} from '../../../nodes/shared/outgoing/schedule/scheduleBody';
-import { FieldReader } from '../../../nodes/shared/outgoing/validation';
-import { testNode } from '../helpers';
+} from '../../../../../nodes/shared/outgoing/schedule/scheduleBody';
+import { FieldReader } from '../../../../../nodes/shared/outgoing/validation';
+import { testNode } from '../../../helpers';
 
 const read = new FieldReader(testNode, 2);
 const CALLBACK = 'https://n8n.example.com/webhook/reviews';

@@ -1,0 +1,58 @@
+import type { Simulator } from '../../../simulator/server';
+import { createSimulatorCredentials, newSimulator } from './fixtures';
+import { connect } from './state';
+import { directSubmitter } from './submit';
+
+export type CredentialRef = { id: string; name: string };
+
+export interface E2eSuiteOptions {
+	/** Creates one credential of each type pointing at the simulator, named with this label. */
+	credentials?: string;
+	/** Reset the simulator's jobs, faults and settings before each test (default: yes). */
+	resetEachTest?: boolean;
+	/**
+	 * When the workflows the tests add to `activated` are deactivated: after each test (the
+	 * default), or once after the file, for files whose tests share activated workflows.
+	 */
+	deactivate?: 'afterEach' | 'afterAll';
+}
+
+/**
+ * What an e2e test file needs of the running n8n (started by global setup) and of a simulator of
+ * its own: call it at the top of the file, before the file's own hooks, so that the simulator is
+ * started, reset and the credentials exist when those run. `simulator` and `submit` can be used
+ * right away; `credentials` is filled in before the first test.
+ */
+export function useE2e(options: E2eSuiteOptions = {}) {
+	const { client, state } = connect();
+	const simulator: Simulator = newSimulator();
+	const credentials: Record<string, CredentialRef> = {};
+	const activated = new Set<string>();
+
+	const deactivateAll = async (tolerant: boolean) => {
+		const ids = [...activated];
+		activated.clear();
+		for (const id of ids) {
+			if (tolerant) await client.deactivate(id).catch(() => undefined);
+			else await client.deactivate(id);
+		}
+	};
+
+	beforeAll(async () => {
+		await simulator.start();
+		if (options.credentials) {
+			Object.assign(
+				credentials,
+				await createSimulatorCredentials(client, simulator, options.credentials),
+			);
+		}
+	});
+	afterAll(async () => {
+		if (options.deactivate === 'afterAll') await deactivateAll(true);
+		await simulator.stop();
+	});
+	if (options.resetEachTest ?? true) beforeEach(() => simulator.reset());
+	if ((options.deactivate ?? 'afterEach') === 'afterEach') afterEach(() => deactivateAll(false));
+
+	return { client, state, simulator, credentials, activated, submit: directSubmitter(simulator) };
+}
