@@ -10,7 +10,7 @@ import type {
  * The one door to n8n's internals: every place this package reaches past n8n's node interfaces, or
  * tells one n8n version from another, is here, each with what it reaches and the n8n versions it was
  * read in (2.41.1, compiled n8n-core and n8n; 1.123.81, exercised by the compatibility e2e). When a
- * new n8n release breaks a node, look here first. test/unit/layering.test.ts keeps the rest of the
+ * new n8n release breaks a node, look here first. test/unit/package-wide/layering.test.ts keeps the rest of the
  * package out of these internals.
  */
 

@@ -652,7 +652,7 @@ describe("figures in README.md, CONTRIBUTING.md, docs/ and the editor's texts", 
 				`Figures without a source:\n${unsourced.join('\n')}\nTake each from a committed result or ` +
 					'the code (bench/results/full.json from `npm run bench`, test/compat/measurements.md from ' +
 					'`bash .ci/run`, a constant of the code) and add an entry to `allowed` in ' +
-					'test/unit/figures.test.ts that reads it there; or drop the figure.',
+					'test/unit/package-wide/figures.test.ts that reads it there; or drop the figure.',
 			);
 		}
 	});
@@ -663,7 +663,7 @@ describe("figures in README.md, CONTRIBUTING.md, docs/ and the editor's texts", 
 			.map((entry) => `"${entry.figure}" (${entry.in.join(', ')})`);
 		if (unused.length > 0) {
 			throw new Error(
-				`Entries of \`allowed\` (test/unit/figures.test.ts) whose figure no document writes any more:\n` +
+				`Entries of \`allowed\` (test/unit/package-wide/figures.test.ts) whose figure no document writes any more:\n` +
 					`${unused.join('\n')}\nRemove each entry, or correct its figure, files or \`near\` to where the docs now write it.`,
 			);
 		}

@@ -11,33 +11,6 @@ import { repoRoot } from '../nodeClasses';
 const unitDir = join(repoRoot, 'test', 'unit');
 const PACKAGE_WIDE = 'package-wide/';
 
-/**
- * Tests other branches of the same change move to their mirrored paths themselves; on this branch
- * they still sit where they were. Each name leaves this list when its move is merged (the test
- * below fails while a name here is no longer out of place).
- */
-const movedByOtherBranches = [
-	// Tests of nodes/shared/outgoing (the outgoing pipeline's branch).
-	'callbackReachability.test.ts',
-	'shared/errors.test.ts',
-	'shared/pacing.test.ts',
-	'shared/pagination.test.ts',
-	'shared/retryMemory.test.ts',
-	'shared/router.test.ts',
-	'shared/transport.test.ts',
-	'shared/validation.test.ts',
-	'toolAnswer.test.ts',
-	// Tests of nodes/shared/waiting, nodes/shared/incoming and the layering rule (the host
-	// module's branch).
-	'layering.test.ts',
-	'shared/awaitedJob.test.ts',
-	'shared/callbackPayload.test.ts',
-	'shared/contentDigest.test.ts',
-	'shared/executionCustomData.test.ts',
-	'shared/recentDeliveries.test.ts',
-	'shared/waitsInTurnHint.test.ts',
-];
-
 function testFiles(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
 		const path = join(dir, entry.name);
@@ -67,10 +40,6 @@ describe('test/unit mirrors the source tree', () => {
 	});
 
 	it('has each test at the path of the source file it tests, or in package-wide/', () => {
-		expect(outOfPlace.filter((test) => !movedByOtherBranches.includes(test))).toEqual([]);
-	});
-
-	it('lists as moved elsewhere only tests still out of place here', () => {
-		expect(movedByOtherBranches.filter((test) => !outOfPlace.includes(test))).toEqual([]);
+		expect(outOfPlace).toEqual([]);
 	});
 });

@@ -1,4 +1,4 @@
-import { normalizePayload, payloadOutcome } from '../../../nodes/shared/incoming/callbackPayload';
+import { normalizePayload, payloadOutcome } from '../../../../nodes/shared/incoming/callbackPayload';
 
 describe('payload outcome', () => {
 	it.each([

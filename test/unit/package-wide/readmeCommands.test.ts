@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 const SCRIPT = 'scripts/readme-commands.mjs';
 const FIX = `(README.md's "Try it first" bash block, ${SCRIPT} and .ci/run must agree; see CONTRIBUTING.md, "The README's two commands")`;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-import { repoRoot } from './nodeClasses';
+import { repoRoot } from '../nodeClasses';
 
 const shared = join(repoRoot, 'nodes', 'shared');
 

@@ -8,7 +8,7 @@ import {
 	requireExecutionCustomData,
 	resumeCallbackAddress,
 	tokenMatches,
-} from '../../../nodes/shared/waiting/awaitedJob';
+} from '../../../../nodes/shared/waiting/awaitedJob';
 
 describe('what a waiting execution waits for', () => {
 	it('keys custom data by node ID in the characters n8n allows, at most 50', () => {

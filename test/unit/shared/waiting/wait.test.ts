@@ -4,7 +4,7 @@ import {
 	claimResumeUrl,
 	MANY_PROFILES_GUIDE,
 	WAITS_IN_TURN_HINT_FROM,
-} from '../../../nodes/shared/waiting/wait';
+} from '../../../../nodes/shared/waiting/wait';
 
 /** What claimResumeUrl reads of its context, for the run of the node `runIndex` in one execution. */
 function context(runIndex: number, hints: NodeExecutionHint[]): IExecuteFunctions {
