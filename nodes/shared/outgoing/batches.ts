@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Entry, EntryAnswer, RefusedEntry, Submission } from './router';
+import type { Entry, EntryAnswer, RefusedEntry, Submission } from './submission';
 import { markMaybeAccepted, type ServiceRequest } from './transport';
 
 /** What one input item gives a batch operation: entries to send, or one refused before sending. */

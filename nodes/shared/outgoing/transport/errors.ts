@@ -25,23 +25,6 @@ export interface RequestSummary {
 	itemIndex?: number;
 }
 
-/**
- * The service reports failures three ways: an HTTP error status, `{ status: "failed", message }`
- * (the scheduling API's error body, and a scraper or search refusing a submission, which can come
- * with HTTP 200 and a `request_id`), and review endpoints' `success: false`, which can come with
- * HTTP 200. All must stop the item, so each is checked here, whatever the status.
- */
-export function isServiceFailure(statusCode: number, body: unknown, method = 'GET'): boolean {
-	if (statusCode >= 400) return true;
-	if (!isObject(body)) return false;
-	if (body.success === false) return true;
-	if (body.status !== 'failed') return false;
-	// A status record read with GET says `status: "failed"` about the scrape it describes (its
-	// `request_id`): that is an answer. A submission answered "failed" was refused, whatever else
-	// the body holds, and no callback will ever come for it.
-	return method !== 'GET' || body.request_id === undefined;
-}
-
 function serviceHttpCode(statusCode: number, body: unknown): string {
 	if (statusCode >= 400) return String(statusCode);
 	if (isObject(body) && typeof body.status === 'number' && body.status >= 400) {
