@@ -150,9 +150,9 @@ const paths: Path[] = [
 	},
 	{
 		name: 'Review Scraper → Profile → Add with Wait for Completion',
-		// Bound 10 not met without merging concerns: see the code map's note. nodes/shared/host/
-		// came onto the path (the retry memory and the wait reach n8n's internals through it) and
-		// toolAnswer.ts went off it (the wait asks host/ how n8n runs the node).
+		// Bound 10 not met without merging concerns: see the code map's note. host/internals.ts came
+		// onto the path (the wait reaches n8n's internals through it) and toolAnswer.ts went off it
+		// (the wait asks host/ how n8n runs the node).
 		bound: { files: 13, frames: 4 },
 		measure: async () => {
 			const receiver = await startReceiver();
@@ -214,9 +214,8 @@ const paths: Path[] = [
 	},
 	{
 		name: 'Scraping Scheduler → Schedule → Create',
-		// Bound 10 not met without merging concerns: see the code map's note. One more since
-		// nodes/shared/host/, through which the retry memory reads n8n's execute data.
-		bound: { files: 13, frames: 4 },
+		// Bound 10 not met without merging concerns: see the code map's note.
+		bound: { files: 12, frames: 4 },
 		measure: () =>
 			measurePath(ScrapingScheduler.prototype, 'execute', 'http', async () => {
 				const run = await runNode(context.sim, {

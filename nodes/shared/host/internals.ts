@@ -109,26 +109,10 @@ export function isN8n2(context: object): boolean {
 	return contextCustomData(context) !== undefined;
 }
 
-// Execute data
-
-/**
- * n8n's execute data: the stack entry one run of a node executes under (`getExecuteData()` in
- * execute(), the protected `executeData` of n8n-core's node contexts; read in 2.41.1, the same on
- * 1.123.81).
- */
-
-/**
- * The identity of this node run, for keying what must last across Retry On Fail's tries and no
- * longer. n8n creates one execute-data object per node run, passes the same object to every try
- * (the Retry On Fail loop in n8n-core's `WorkflowExecute.processRunExecutionData`) and drops it with the execution. Undefined where n8n
- * gives none.
- */
-export function nodeRunIdentity(context: IExecuteFunctions): object | undefined {
-	const run = typeof context.getExecuteData === 'function' ? context.getExecuteData() : undefined;
-	return run && typeof run === 'object' ? run : undefined;
-}
-
-// How n8n runs this node
+// Execute data, and how n8n runs this node. n8n's execute data is the stack entry one run of a
+// node executes under (`getExecuteData()` in execute(), the protected `executeData` of n8n-core's
+// node contexts; read in 2.41.1, the same on 1.123.81). retryMemory.ts keys Retry On Fail's memory
+// by its identity.
 
 /**
  * The node whose execute data this run uses: this node's own, except for a tool supplied to a

@@ -15,7 +15,7 @@
  * - requests for no input item: a trigger's activation hooks and the editor's list search.
  *
  * n8n's Retry On Fail runs `execute()` again on the same input: a submission the service accepted
- * in an earlier try is answered from the retry memory (transport/retryMemory.ts), never sent again.
+ * in an earlier try is answered from the retry memory (host/retryMemory.ts), never sent again.
  */
 import type {
 	IDataObject,
@@ -27,20 +27,13 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem, failedItemJson } from '../errorOutput';
+import { notSentAgain, retryMemory, type RetryMemory } from '../host/retryMemory';
 import type { OperationsOf } from '../operationTable';
 import { batchSubmission, type BatchOperation } from './batches';
 import { refuseUnreachableCallbacks, type CallbackSource } from './callbackReachability';
 import type { Entry, EntryAnswer, ItemOutput, RefusedEntry, Submission } from './submission';
 import { answerFailure } from './toolAnswer';
-import {
-	mayHaveBeenAccepted,
-	notSentAgain,
-	retryMemory,
-	send,
-	toNodeError,
-	type RetryMemory,
-	type ServiceRequest,
-} from './transport';
+import { mayHaveBeenAccepted, send, toNodeError, type ServiceRequest } from './transport';
 
 /** One item's request, built without sending anything, and what its answer becomes. */
 export interface PreparedItem {

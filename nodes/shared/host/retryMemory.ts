@@ -2,9 +2,6 @@ import { createHash } from 'node:crypto';
 
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { nodeRunIdentity } from '../../host/internals';
-import type { ServiceRequest } from './apis';
-
 /**
  * n8n's Retry On Fail calls `execute()` again with the same input, in the same process and with the
  * same execute-data object, after any error (or, with Continue On Fail, an error item first). A
@@ -19,24 +16,43 @@ import type { ServiceRequest } from './apis';
  */
 const runs = new WeakMap<object, Map<string, Remembered>>();
 
+/** What the memory keys a request by (a service request; host/ imports nothing of the package). */
+interface RememberedRequest {
+	api: string;
+	method: string;
+	path: string;
+	qs?: unknown;
+	body?: unknown;
+}
+
+/**
+ * The identity of this node run: one execute-data object per node run, the same on every try (the
+ * Retry On Fail loop in n8n-core's `WorkflowExecute.processRunExecutionData`; read in 2.41.1, the
+ * same on 1.123.81). Undefined where n8n gives none.
+ */
+function nodeRunIdentity(context: IExecuteFunctions): object | undefined {
+	const run = typeof context.getExecuteData === 'function' ? context.getExecuteData() : undefined;
+	return run && typeof run === 'object' ? run : undefined;
+}
+
 /** The service accepted it (its answer), or may have (sent, answer lost: the error). */
 export type Remembered = { accepted: true; answer: unknown } | { accepted: 'maybe'; error: Error };
 
 export interface RetryMemory {
 	/** What an earlier try got for this request at this position, if it must not be sent again. */
-	recall(position: number, request: ServiceRequest): Remembered | undefined;
+	recall(position: number, request: RememberedRequest): Remembered | undefined;
 	/** The service accepted it: a retry returns the same answer. */
-	rememberAccepted(position: number, request: ServiceRequest, answer: unknown): void;
+	rememberAccepted(position: number, request: RememberedRequest, answer: unknown): void;
 	/** It may have been accepted (the answer was lost): a retry reports it, never sends it. */
-	rememberMaybeAccepted(position: number, request: ServiceRequest, error: Error): void;
+	rememberMaybeAccepted(position: number, request: RememberedRequest, error: Error): void;
 }
 
 /** Reading is repeatable: a GET is sent again by a retry, which also gets fresher data. */
-function isSubmission(request: ServiceRequest): boolean {
+function isSubmission(request: RememberedRequest): boolean {
 	return request.method !== 'GET';
 }
 
-function keyOf(nodeName: string, position: number, request: ServiceRequest): string {
+function keyOf(nodeName: string, position: number, request: RememberedRequest): string {
 	const content = createHash('sha256')
 		.update(JSON.stringify([request.api, request.method, request.path, request.qs, request.body]))
 		.digest('base64');
@@ -56,7 +72,7 @@ export function notSentAgain<E extends Error & { description?: string | null }>(
 /** This node run's memory; none (every try sends) where n8n gives no execute data. */
 export function retryMemory(this: IExecuteFunctions): RetryMemory | undefined {
 	const run = nodeRunIdentity(this);
-	if (!run || typeof run !== 'object') return undefined;
+	if (!run) return undefined;
 	let outcomes = runs.get(run);
 	if (!outcomes) {
 		outcomes = new Map();

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import { runOperation, type ItemOperation } from '../../../../../nodes/shared/outgoing/router';
-import { testNode } from '../../../helpers';
+import { runOperation, type ItemOperation } from '../../../../nodes/shared/outgoing/router';
+import { testNode } from '../../helpers';
 
 /**
  * n8n's Retry On Fail calls execute() again with the same execute-data object: a stand-in that
