@@ -14,12 +14,14 @@ import {
 	type SecretLocation,
 } from '../shared/incoming/trigger/delivery';
 import {
+	callbackKindsField,
 	completedOnlyOption,
 	dedupeOption,
 	dedupeWindowOption,
 	deliveryOptions,
 	largeDeliveriesOption,
 	readDeliveryOptions,
+	secretFields,
 	splitResultsOption,
 } from '../shared/incoming/trigger/options';
 import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
@@ -56,60 +58,12 @@ export class ScrapingCallbackTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Callback Kinds',
-				name: 'kinds',
-				type: 'multiOptions',
-				options: PAYLOAD_KINDS.map(({ name, value }) => ({ name, value })).sort((a, b) =>
-					a.name.localeCompare(b.name),
-				),
-				default: [],
-				// n8n 2.41 shows "Select" in an empty multi-select whatever the placeholder says.
-				hint: 'Leave empty for all kinds',
-				description:
-					'Which callbacks start the workflow; others are acknowledged and ignored. Empty means all. A callback whose kind cannot be told always starts the workflow, as kind "unknown".',
-			},
-			{
-				displayName: 'Require Secret',
-				name: 'requireSecret',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether callbacks must carry a shared secret; others get 401 and start nothing',
-			},
-			{
-				displayName: 'Secret',
-				name: 'secret',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				description:
-					'The value a callback must carry; give the operation the callback URL with "?secret=" and this value at its end',
-				displayOptions: { show: { requireSecret: [true] } },
-			},
-			{
-				displayName: 'Secret Location',
-				name: 'secretLocation',
-				type: 'options',
-				options: [
-					{
-						name: 'Query Parameter',
-						value: 'query',
-						description:
-							'The only place the service can carry a secret: add ?secret=… to the callback URL',
-					},
-					{
-						name: 'Header',
-						value: 'header',
-						description:
-							'For other senders that can set the x-callback-secret header. The service cannot: its deliveries would all be refused.',
-					},
-				],
-				default: 'query',
-				// Out of a newcomer's path (the service cannot send a header), shown only where a saved
-				// workflow chose the header.
-				displayOptions: { show: { requireSecret: [true], secretLocation: ['header'] } },
-			},
+			callbackKindsField(
+				'Which callbacks start the workflow; others are acknowledged and ignored. Empty means all. A callback whose kind cannot be told always starts the workflow, as kind "unknown".',
+			),
+			...secretFields(
+				'Whether callbacks must carry a shared secret; others get 401 and start nothing',
+			),
 			deliveryOptions([
 				dedupeOption,
 				completedOnlyOption,

@@ -31,7 +31,14 @@ import { notSentAgain, retryMemory, type RetryMemory } from '../host/retryMemory
 import type { OperationsOf } from '../operationTable';
 import { batchSubmission, type BatchOperation } from './batches';
 import { refuseUnreachableCallbacks, type CallbackSource } from './callbackReachability';
-import type { Entry, EntryAnswer, ItemOutput, RefusedEntry, Submission } from './submission';
+import type {
+	AnsweredEntry,
+	Entry,
+	EntryAnswer,
+	ItemOutput,
+	RefusedEntry,
+	Submission,
+} from './submission';
 import { answerFailure } from './toolAnswer';
 import { mayHaveBeenAccepted, send, toNodeError, type ServiceRequest } from './transport';
 
@@ -47,11 +54,20 @@ export interface PreparedItem {
 	callbackSource?: CallbackSource;
 }
 
+/**
+ * One item's output read from the item itself, for an operation that asks the service nothing
+ * (Scraping Delivery): the router still gives it the loop, Continue On Fail and item links. An
+ * empty list is no output for that item.
+ */
+export interface AnsweredItem {
+	output: ItemOutput;
+}
+
 /** An operation on one input item at a time. */
 export interface ItemOperation {
 	description: INodeProperties[];
-	/** Reads and checks one item and builds its request; sends nothing. */
-	prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem;
+	/** Reads and checks one item and builds its request, or gives its output; sends nothing. */
+	prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem | AnsweredItem;
 	/** Items one after the other, for an operation whose item already sends in parallel. */
 	oneAtATime?: boolean;
 }
@@ -94,6 +110,7 @@ function itemSubmission(this: IExecuteFunctions, operation: ItemOperation): Subm
 		entryName: 'item',
 		entriesOf: (itemIndex) => {
 			const prepared = operation.prepare.call(this, itemIndex);
+			if ('output' in prepared) return [prepared];
 			const { request, callbackSource } = prepared;
 			return [{ itemIndex, label: `item ${itemIndex}`, request, callbackSource, prepared }];
 		},
@@ -241,7 +258,7 @@ async function prepareRequests(
 	const toSend: Placed[] = [];
 	let preparationFailure: Failure | undefined;
 	for (let itemIndex = 0; itemIndex < itemCount && !preparationFailure; itemIndex++) {
-		let entries: Array<Entry | RefusedEntry>;
+		let entries: Array<Entry | RefusedEntry | AnsweredEntry>;
 		try {
 			entries = submission.entriesOf(itemIndex);
 		} catch (error) {
@@ -253,6 +270,10 @@ async function prepareRequests(
 			if ('error' in entry) {
 				preparationFailure = fail(run, position, itemIndex, entry.error, entry.extra);
 				if (preparationFailure) break;
+				continue;
+			}
+			if ('output' in entry) {
+				outputs[position] = outputItems(entry.output, itemIndex);
 				continue;
 			}
 			try {
@@ -303,27 +324,31 @@ function requestFailed(run: Run, entries: Placed[], error: unknown) {
 async function takeAnswers(run: Run, entries: Placed[], answers: EntryAnswer[]) {
 	for (const [index, { position, entry }] of entries.entries()) {
 		const answer = answers[index] ?? { accepted: {} };
-		const pairedItem = { item: entry.itemIndex };
 		if ('refused' in answer) {
 			const { refused: message, status, answer: body } = answer;
 			run.refusals.push({ label: entry.label, itemIndex: entry.itemIndex, message, status });
 			const json = failedItemJson(run.context, { ...body, error: message }, undefined, body);
-			run.outputs[position] = [{ json, pairedItem }];
+			run.outputs[position] = [{ json, pairedItem: { item: entry.itemIndex } }];
 			continue;
 		}
 		run.memory?.rememberAccepted(position, entry.request, answer.accepted);
 		try {
 			const output = await run.submission.toOutput(entry, answer.accepted);
-			run.outputs[position] = (Array.isArray(output) ? output : [output]).map((json) => ({
-				json: json as IDataObject,
-				pairedItem,
-			}));
+			run.outputs[position] = outputItems(output, entry.itemIndex);
 			run.acceptedAs[position] = run.submission.describeAccepted(entry, answer.accepted);
 		} catch (error) {
 			const failure = fail(run, position, entry.itemIndex, error);
 			if (failure) run.failures.push(failure);
 		}
 	}
+}
+
+/** An entry's output as n8n items, each linked to the input item it came from. */
+function outputItems(output: ItemOutput, itemIndex: number): INodeExecutionData[] {
+	return (Array.isArray(output) ? output : [output]).map((json) => ({
+		json,
+		pairedItem: { item: itemIndex },
+	}));
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;

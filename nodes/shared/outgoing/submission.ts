@@ -29,6 +29,11 @@ export interface RefusedEntry {
 	extra?: IDataObject;
 }
 
+/** An entry whose output needs no request: read from its input item alone. */
+export interface AnsweredEntry {
+	output: ItemOutput;
+}
+
 /** One entry's part of an answer: accepted, or refused alone (an element of a batch's answer). */
 export type EntryAnswer =
 	{ accepted: unknown } | { refused: string; status?: unknown; answer: IDataObject };
@@ -38,7 +43,7 @@ export interface Submission<E extends Entry> {
 	/** How messages call an entry: "item", "profile". */
 	entryName: string;
 	/** The entries of one input item, in order; a thrown error fails the whole item. */
-	entriesOf(itemIndex: number): Array<E | RefusedEntry>;
+	entriesOf(itemIndex: number): Array<E | RefusedEntry | AnsweredEntry>;
 	/**
 	 * A bad entry stops the run before anything is sent. Otherwise the entries before it are sent,
 	 * as a one-by-one loop would have sent them.

@@ -50,7 +50,9 @@ function prepared(
 			get: (key: string) => customData.get(key),
 		},
 	} as unknown as IExecuteFunctions;
-	return operation.prepare.call(context, 0).request;
+	const prepared = operation.prepare.call(context, 0);
+	if (!('request' in prepared)) throw new Error('This operation sends nothing for an item');
+	return prepared.request;
 }
 
 const RESUME = `https://n8n.example.com/webhook-waiting/7/${testNode.id}?signature=abc`;

@@ -1,6 +1,5 @@
 import type {
 	IDataObject,
-	INodeExecutionData,
 	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
@@ -41,38 +40,70 @@ export async function receiveDelivery(
 	this: IWebhookFunctions,
 	settings: DeliverySettings,
 ): Promise<IWebhookResponseData> {
-	if (settings.secret && !carriesSecret.call(this, settings.secret)) {
+	if (
+		settings.secret &&
+		!carriesSecret(settings.secret, this.getQueryData() as IDataObject, this.getHeaderData())
+	) {
 		return refuseDelivery.call(this, 401, 'Invalid or missing callback secret');
 	}
 	// Read only once the secret is known good: a stranger's big body is never read.
 	const { body, refusal } = await readDeliveryBody.call(this);
 	if (refusal) return refuseDelivery.call(this, refusal.status, refusal.message);
-	if (!isObject(body) || Object.keys(body).length === 0) {
+	if (!isDeliveryBody(body)) {
 		return refuseDelivery.call(this, 400, 'The callback body must be a JSON object');
 	}
+	const delivery = readDelivery(body, {
+		...settings,
+		scope: `${this.getWorkflow().id}:${this.getNode().id}`,
+	});
+	if ('items' in delivery) {
+		return {
+			webhookResponse: { received: true },
+			workflowData: [delivery.items.map((json) => ({ json }))],
+		};
+	}
+	return { webhookResponse: { received: true, ...delivery } };
+}
+
+/** Whether a delivery's body is one the service sends: a JSON object with something in it. */
+export function isDeliveryBody(body: unknown): body is IDataObject {
+	return isObject(body) && Object.keys(body).length > 0;
+}
+
+/** What a received delivery comes to: the items it starts the workflow with, or why none. */
+export type DeliveryReading =
+	{ items: IDataObject[] } | { ignored: PayloadKind | Outcome } | { duplicate: true };
+
+/**
+ * The one reading of a delivery whose secret and body were found good, for the triggers and for
+ * Scraping Delivery alike: its kind and the kinds filter, its outcome and Only Completed Results,
+ * repeats remembered for `scope` (one workflow's node), and its items.
+ */
+export function readDelivery(
+	body: IDataObject,
+	settings: Omit<DeliverySettings, 'secret'> & { scope: string },
+): DeliveryReading {
 	const payload = redactEchoedSecrets(body);
 	const kind = recognizePayload(payload);
 	// A payload whose shape is not known may be any kind: dropping it under a kind filter would lose
 	// it for good (it was answered 200), so it starts the workflow as `unknown`.
 	if (settings.kinds.length > 0 && kind !== 'unknown' && !settings.kinds.includes(kind)) {
-		return { webhookResponse: { received: true, ignored: kind } };
+		return { ignored: kind };
 	}
 	const outcome = payloadOutcome(payload);
-	if (settings.completedOnly && outcome !== 'completed') {
-		return { webhookResponse: { received: true, ignored: outcome } };
-	}
+	if (settings.completedOnly && outcome !== 'completed') return { ignored: outcome };
 	const id = payloadId(payload);
 	const digest = contentDigest(payload);
 	let redelivery: IDataObject = {};
 	if (id !== undefined && settings.dedupe) {
 		const screening = screenDelivery(
-			`${this.getWorkflow().id}:${this.getNode().id}`,
+			settings.scope,
 			`${kind}:${id}`,
 			digest,
 			settings.dedupeWindow,
 			settings.memory,
 		);
-		if (screening.repeat) return { webhookResponse: { received: true, duplicate: true } };
+		if (screening.repeat) return { duplicate: true };
 		redelivery = screening.marks;
 	}
 	const head = {
@@ -83,8 +114,7 @@ export async function receiveDelivery(
 		deliveryKey: deliveryKey(kind, id, digest),
 		...redelivery,
 	};
-	const items = deliveryItems(kind, payload, head, settings.splitResults);
-	return { webhookResponse: { received: true }, workflowData: [items] };
+	return { items: deliveryItems(kind, payload, head, settings.splitResults) };
 }
 
 const SECRET_HEADER = 'x-callback-secret';
@@ -97,12 +127,16 @@ export interface SecretCheck {
 	location: SecretLocation;
 }
 
-/** Whether a delivery carries the expected secret where the trigger looks for it. */
-function carriesSecret(this: IWebhookFunctions, { expected, location }: SecretCheck): boolean {
-	const given =
-		location === 'header'
-			? this.getHeaderData()[SECRET_HEADER]
-			: (this.getQueryData() as IDataObject)[SECRET_QUERY_PARAMETER];
+/**
+ * Whether a delivery carries the expected secret where it is looked for: the query of its address
+ * or its header (the header names as n8n gives them, in lower case).
+ */
+export function carriesSecret(
+	{ expected, location }: SecretCheck,
+	query: IDataObject,
+	headers: IDataObject,
+): boolean {
+	const given = location === 'header' ? headers[SECRET_HEADER] : query[SECRET_QUERY_PARAMETER];
 	return secretsMatch(given, expected);
 }
 
@@ -237,14 +271,12 @@ function deliveryItems(
 	payload: IDataObject,
 	head: IDataObject & { outcome: Outcome; deliveryKey: string },
 	splitResults: boolean,
-): INodeExecutionData[] {
+): IDataObject[] {
 	const normalized = normalizePayload(kind, payload);
 	const records = payloadRecords(normalized) ?? [];
 	const counted = { ...head, recordCount: records.length };
-	if (splitResults && records.length > 0) {
-		return records.map((record) => ({ json: { ...counted, record } }));
-	}
-	return [{ json: { ...counted, payload: normalized } }];
+	if (splitResults && records.length > 0) return records.map((record) => ({ ...counted, record }));
+	return [{ ...counted, payload: normalized }];
 }
 
 /** The key of one delivery: its kind and ID, and a digest of its content. */

@@ -1,6 +1,77 @@
 import type { IDataObject, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
+import { PAYLOAD_KINDS } from '../callbackPayload';
+
 export const DEFAULT_DEDUPE_WINDOW = 1000;
+
+/**
+ * Callback Kinds, as the Scraping Callback Trigger and Scraping Delivery both offer it: the same
+ * name and values, so that a workflow moves between them; `description` says what a filtered
+ * delivery becomes in each.
+ */
+export function callbackKindsField(description: string): INodeProperties {
+	return {
+		displayName: 'Callback Kinds',
+		name: 'kinds',
+		type: 'multiOptions',
+		options: PAYLOAD_KINDS.map(({ name, value }) => ({ name, value })).sort((a, b) =>
+			a.name.localeCompare(b.name),
+		),
+		default: [],
+		// n8n 2.41 shows "Select" in an empty multi-select whatever the placeholder says.
+		hint: 'Leave empty for all kinds',
+		description,
+	};
+}
+
+/**
+ * Require Secret, Secret and Secret Location, shared like Callback Kinds; `requireDescription`
+ * says what happens to a delivery without the secret.
+ */
+export function secretFields(requireDescription: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Require Secret',
+			name: 'requireSecret',
+			type: 'boolean',
+			default: false,
+			description: requireDescription,
+		},
+		{
+			displayName: 'Secret',
+			name: 'secret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'The value a callback must carry; give the operation the callback URL with "?secret=" and this value at its end',
+			displayOptions: { show: { requireSecret: [true] } },
+		},
+		{
+			displayName: 'Secret Location',
+			name: 'secretLocation',
+			type: 'options',
+			options: [
+				{
+					name: 'Query Parameter',
+					value: 'query',
+					description:
+						'The only place the service can carry a secret: add ?secret=… to the callback URL',
+				},
+				{
+					name: 'Header',
+					value: 'header',
+					description:
+						'For other senders that can set the x-callback-secret header. The service cannot: its deliveries would all be refused.',
+				},
+			],
+			default: 'query',
+			// Out of a newcomer's path (the service cannot send a header), shown only where a saved
+			// workflow chose the header.
+			displayOptions: { show: { requireSecret: [true], secretLocation: ['header'] } },
+		},
+	];
+}
 
 /** The most a trigger reads of a delivery that n8n left unread (`largeDeliveriesOption`). */
 export const LARGE_DELIVERY_LIMIT_MIB = 128;
@@ -77,7 +148,11 @@ export interface DeliveryOptions {
 
 /** The delivery options as set; an option a trigger does not offer keeps its default. */
 export function readDeliveryOptions(this: IWebhookFunctions): DeliveryOptions {
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	return deliveryOptionsOf(this.getNodeParameter('options', {}) as IDataObject);
+}
+
+/** The delivery options of an Options collection's value; an option not set keeps its default. */
+export function deliveryOptionsOf(options: IDataObject): DeliveryOptions {
 	return {
 		completedOnly: options.completedOnly === true,
 		dedupe: options.dedupe !== false,

@@ -179,3 +179,47 @@ describe('a batch operation goes through the same pipeline', () => {
 		);
 	});
 });
+
+describe('an operation that reads its output from the item goes through the same loop', () => {
+	/** Item i gives i copies of itself; item `bad` fails its checks. Nothing is sent. */
+	const reading = (bad?: number): ItemOperation => ({
+		description: [],
+		prepare(this: IExecuteFunctions, i: number) {
+			if (i === bad) {
+				throw new NodeOperationError(testNode, `Not a delivery (item ${i})`, { itemIndex: i });
+			}
+			return { output: Array.from({ length: i }, (_, copy) => ({ i, copy })) };
+		},
+	});
+
+	it('gives each item its outputs, none for an empty one, each linked to its input item', async () => {
+		const { context, sent } = contextFor(4);
+		const [output] = await runOperation.call(context, reading());
+		expect(output.map(({ json, pairedItem }) => [json.i, json.copy, pairedItem])).toEqual([
+			[1, 0, { item: 1 }],
+			[2, 0, { item: 2 }],
+			[2, 1, { item: 2 }],
+			[3, 0, { item: 3 }],
+			[3, 1, { item: 3 }],
+			[3, 2, { item: 3 }],
+		]);
+		expect(sent).toEqual([]);
+	});
+
+	it('stops at a failing item without Continue On Fail, naming it', async () => {
+		const { context } = contextFor(4);
+		await expect(runOperation.call(context, reading(2))).rejects.toThrow('Not a delivery (item 2)');
+	});
+
+	it('with Continue On Fail, gives the failing item an error item in its place', async () => {
+		const { context } = contextFor(4, true);
+		const [output] = await runOperation.call(context, reading(2));
+		expect(output.map(({ json, pairedItem }) => [json.i ?? json.error, pairedItem])).toEqual([
+			[1, { item: 1 }],
+			['Not a delivery (item 2)', { item: 2 }],
+			[3, { item: 3 }],
+			[3, { item: 3 }],
+			[3, { item: 3 }],
+		]);
+	});
+});
