@@ -6,6 +6,7 @@ import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.nod
 import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
 import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
 import { ScrapingCallbackTrigger } from '../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
+import { ScrapingDelivery } from '../../nodes/ScrapingDelivery/ScrapingDelivery.node';
 import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
 import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
 
@@ -19,6 +20,7 @@ export const packageNodes: Array<{ folder: string; node: INodeType }> = [
 	{ folder: 'ScrapingScheduler', node: new ScrapingScheduler() },
 	{ folder: 'ScrapingCallbackTrigger', node: new ScrapingCallbackTrigger() },
 	{ folder: 'ScheduledScrapeTrigger', node: new ScheduledScrapeTrigger() },
+	{ folder: 'ScrapingDelivery', node: new ScrapingDelivery() },
 ];
 
 /** Every property of a description, those inside collections and fixed collections included. */

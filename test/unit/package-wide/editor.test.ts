@@ -48,6 +48,7 @@ describe('names and search', () => {
 			'scrapingScheduler',
 			'scrapingCallbackTrigger',
 			'scheduledScrapeTrigger',
+			'scrapingDelivery',
 		]);
 	});
 

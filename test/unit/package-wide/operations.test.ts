@@ -5,6 +5,7 @@ import * as listingAudit from '../../../nodes/ReviewScraper/actions/listingAudit
 import * as profile from '../../../nodes/ReviewScraper/actions/profile';
 import * as respondJob from '../../../nodes/ReviewScraper/actions/respondJob';
 import * as schedule from '../../../nodes/ScrapingScheduler/actions/schedule';
+import * as delivery from '../../../nodes/ScrapingDelivery/actions/delivery';
 import * as photoPost from '../../../nodes/SocialScraper/actions/photoPost';
 import * as socialPost from '../../../nodes/SocialScraper/actions/socialPost';
 import * as videoRequest from '../../../nodes/SocialScraper/actions/videoRequest';
@@ -54,6 +55,14 @@ function prepared(
 	if (!('request' in prepared)) throw new Error('This operation sends nothing for an item');
 	return prepared.request;
 }
+
+/**
+ * Operations that ask the service nothing: `prepare()` gives the item's output, and each has its
+ * own file of tests (Scraping Delivery: read.operation.test.ts).
+ */
+const sendingNothing: Array<[string, ItemOperation]> = [
+	['Scraping Delivery, Delivery → Read', delivery.operations.read],
+];
 
 const RESUME = `https://n8n.example.com/webhook-waiting/7/${testNode.id}?signature=abc`;
 const CALLBACK = 'https://n8n.example.com/webhook/results';
@@ -447,6 +456,7 @@ describe('prepare(): the request of every operation', () => {
 			socialPost,
 			videoRequest,
 			schedule,
+			delivery,
 		};
 		// What the editor offers, read from the nodes' descriptions: the resources above are all of
 		// them, and each resource's operations are exactly its Operation parameter's options.
@@ -478,7 +488,10 @@ describe('prepare(): the request of every operation', () => {
 				.filter(([, value]) => typeof value === 'object' && value !== null && 'prepare' in value)
 				.map(([name, value]) => ({ name: `${resource}.${name}`, operation: value })),
 		);
-		const withRows = new Set(rows.map(([, operation]) => operation));
+		const withRows = new Set<unknown>([
+			...rows.map(([, operation]) => operation),
+			...sendingNothing.map(([, operation]) => operation),
+		]);
 		// Add Many, the one batch operation, has no prepare(): its requests are checked in addMany.test.ts.
 		expect(itemOperations.length).toBeGreaterThan(0);
 		expect(

@@ -1,0 +1,262 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+
+import { ScrapingCallbackTrigger } from '../../../../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
+import { ScrapingDelivery } from '../../../../../nodes/ScrapingDelivery/ScrapingDelivery.node';
+
+const SECRET = 's3cret-value';
+
+const reviewJob = (id: number | string, reviews: IDataObject[] = [{ review_id: 'r1' }]) => ({
+	job_id: id,
+	status: 'complete',
+	success: true,
+	reviews,
+});
+
+const photoSearch: IDataObject = {
+	request_id: 'ph-1',
+	status: 'completed',
+	request_metadata: {
+		keyword: '#pizza',
+		callback_url: `https://n8n.example.com/webhook/deliveries?secret=${SECRET}`,
+		external_identifier: null,
+	},
+	results: [{ post_id: '1' }],
+	summary: { total_posts: 1, unique_user_count: 1 },
+	pagination: { total: 1, page: 1, per_page: 1, total_pages: 1 },
+};
+
+/** A delivery as n8n's Webhook node outputs it. */
+const received = (
+	body: unknown,
+	query: IDataObject = {},
+	headers: IDataObject = {},
+): IDataObject => ({
+	headers: { 'content-type': 'application/json', ...headers },
+	params: {},
+	query,
+	body: body as IDataObject,
+	webhookUrl: 'https://n8n.example.com/webhook/deliveries',
+	executionMode: 'production',
+});
+
+let workflowCounter = 0;
+
+/** One workflow, whose static data and repeat memory persist across its runs. */
+function workflow(parameters: IDataObject = {}, continueOnFail = false) {
+	const id = `delivery-workflow-${++workflowCounter}`;
+	const staticData: IDataObject = {};
+	const node = new ScrapingDelivery();
+	const run = async (...inputs: IDataObject[]): Promise<INodeExecutionData[]> => {
+		const all: IDataObject = {
+			resource: 'delivery',
+			operation: 'read',
+			kinds: [],
+			requireSecret: false,
+			options: {},
+			...parameters,
+		};
+		const context = {
+			getInputData: () => inputs.map((json) => ({ json })),
+			getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
+				all[name] ?? fallback,
+			getNode: () => ({
+				id: 'delivery-node',
+				name: 'Scraping Delivery',
+				type: 'n8n-nodes-review-scraping.scrapingDelivery',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: all,
+			}),
+			getWorkflow: () => ({ id }),
+			getWorkflowStaticData: () => staticData,
+			continueOnFail: () => continueOnFail,
+		} as unknown as IExecuteFunctions;
+		const [output] = await node.execute.call(context);
+		return output;
+	};
+	return { run, staticData };
+}
+
+const jsonOf = (items: INodeExecutionData[]) => items.map(({ json }) => json);
+
+/** What the Scraping Callback Trigger starts its workflow with for the same delivery. */
+async function triggerItems(body: IDataObject, parameters: IDataObject = {}) {
+	const all: IDataObject = { kinds: [], requireSecret: false, options: {}, ...parameters };
+	const context = {
+		getNodeParameter: (name: string, fallback?: unknown) => all[name] ?? fallback,
+		getQueryData: () => ({}),
+		getHeaderData: () => ({}),
+		getBodyData: () => body,
+		getRequestObject: () => ({ body, headers: {} }),
+		getWorkflowStaticData: () => ({}),
+		getWorkflow: () => ({ id: `trigger-workflow-${++workflowCounter}` }),
+		getNode: () => ({ id: 'callback-trigger', typeVersion: 1 }),
+	} as unknown as IWebhookFunctions;
+	const { workflowData } = await new ScrapingCallbackTrigger().webhook.call(context);
+	return jsonOf(workflowData?.[0] ?? []);
+}
+
+describe('Scraping Delivery → Read: the items the Callback Trigger would start with', () => {
+	it.each([
+		['one item per delivery', {}],
+		['Split Results', { splitResults: true }],
+	])('%s: the same items as the trigger, each linked to its input item', async (_name, options) => {
+		const body = reviewJob(41, [{ review_id: 'a' }, { review_id: 'b' }]);
+		const output = await workflow({ options }).run(received(body));
+		expect(jsonOf(output)).toEqual(await triggerItems(body, { options }));
+		expect(output.length).toBe('splitResults' in options ? 2 : 1);
+		expect(output.every(({ pairedItem }) => (pairedItem as { item: number }).item === 0)).toBe(
+			true,
+		);
+		expect(output[0].json).toMatchObject({
+			kind: 'reviewJob',
+			id: '41',
+			outcome: 'completed',
+			recordCount: 2,
+			deliveryKey: expect.stringMatching(/^reviewJob:41:[0-9a-f]{32}$/),
+		});
+	});
+
+	it('Split Results gives one item per record, with the record', async () => {
+		const body = reviewJob(7, [{ review_id: 'a' }, { review_id: 'b' }, { review_id: 'c' }]);
+		const output = await workflow({ options: { splitResults: true } }).run(received(body));
+		expect(output.map(({ json }) => (json.record as IDataObject).review_id)).toEqual([
+			'a',
+			'b',
+			'c',
+		]);
+		expect(output.every(({ json }) => json.payload === undefined)).toBe(true);
+	});
+
+	it('reads several deliveries at once, each output linked to its own input item', async () => {
+		const output = await workflow({ kinds: ['reviewJob'] }).run(
+			received(reviewJob(1)),
+			received(photoSearch),
+			received(reviewJob(2)),
+		);
+		expect(output.map(({ json, pairedItem }) => [json.id, pairedItem])).toEqual([
+			['1', { item: 0 }],
+			['2', { item: 2 }],
+		]);
+	});
+});
+
+describe('Scraping Delivery → Read: the secret', () => {
+	const requiring = (location: string) => ({
+		requireSecret: true,
+		secret: SECRET,
+		secretLocation: location,
+	});
+
+	it.each([
+		['query', [{ secret: SECRET }, {}], true],
+		['query', [{ secret: 'wrong' }, {}], false],
+		['query', [{}, {}], false],
+		['query', [{}, { 'x-callback-secret': SECRET }], false],
+		['header', [{}, { 'x-callback-secret': SECRET }], true],
+		['header', [{}, { 'x-callback-secret': 'wrong' }], false],
+		['header', [{ secret: SECRET }, {}], false],
+	] as Array<[string, [IDataObject, IDataObject], boolean]>)(
+		'in the %s, carrying %j: read %s',
+		async (location, [query, headers], readable) => {
+			const run = workflow(requiring(location)).run(received(reviewJob(3), query, headers));
+			if (readable) expect(jsonOf(await run)).toMatchObject([{ kind: 'reviewJob', id: '3' }]);
+			else await expect(run).rejects.toThrow('Invalid or missing callback secret (item 0)');
+		},
+	);
+
+	it('reads a delivery without a secret when none is required', async () => {
+		expect(await workflow().run(received(reviewJob(4)))).toHaveLength(1);
+	});
+
+	it('with Continue On Fail, gives a delivery without the secret an error item in its place', async () => {
+		const output = await workflow(requiring('query'), true).run(
+			received(reviewJob(5), { secret: SECRET }),
+			received(reviewJob(6), { secret: 'forged' }),
+			received(reviewJob(7), { secret: SECRET }),
+		);
+		expect(output.map(({ json, pairedItem }) => [json.id ?? json.error, pairedItem])).toEqual([
+			['5', { item: 0 }],
+			['Invalid or missing callback secret (item 1)', { item: 1 }],
+			['7', { item: 2 }],
+		]);
+	});
+
+	it('never puts the secret in its output, echoed or not, nor in an error', async () => {
+		const { run } = workflow(requiring('query'), true);
+		const output = await run(
+			received(photoSearch, { secret: SECRET }),
+			received(reviewJob(8), { secret: `${SECRET}x` }),
+		);
+		expect(output).toHaveLength(2);
+		expect((output[0].json.payload as IDataObject).request_metadata).toMatchObject({
+			callback_url: 'https://n8n.example.com/webhook/deliveries?secret=***',
+		});
+		expect(JSON.stringify(output)).not.toContain(SECRET);
+	});
+});
+
+describe('Scraping Delivery → Read: what gives no item', () => {
+	it.each([[[1, 2]], ['not json'], [{}], [undefined], [null]])(
+		'fails on the body %j, naming the item',
+		async (body) => {
+			await expect(workflow().run(received(body))).rejects.toThrow(
+				'The callback body must be a JSON object (item 0)',
+			);
+		},
+	);
+
+	it('fails on an item that is not a Webhook node output', async () => {
+		await expect(workflow().run({ job_id: 1, reviews: [] })).rejects.toThrow(
+			'The callback body must be a JSON object (item 0)',
+		);
+	});
+
+	it('gives nothing for a kind left out of Callback Kinds, and reads an unknown kind', async () => {
+		const { run } = workflow({ kinds: ['productSearch'] });
+		expect(await run(received(reviewJob(9)))).toEqual([]);
+		expect(jsonOf(await run(received({ hello: 'world' })))).toMatchObject([{ kind: 'unknown' }]);
+	});
+
+	it('Only Completed Results gives nothing for a failed job', async () => {
+		const { run } = workflow({ options: { completedOnly: true } });
+		expect(await run(received({ job_id: 10, status: 'failed', success: false }))).toEqual([]);
+		expect(await run(received(reviewJob(10)))).toHaveLength(1);
+	});
+
+	it('gives nothing for a repeat within the window, and marks a re-sync', async () => {
+		const { run, staticData } = workflow();
+		expect(await run(received(reviewJob(11)))).toHaveLength(1);
+		expect(await run(received(reviewJob(11)))).toEqual([]);
+		const resync = await run(received(reviewJob(11, [{ review_id: 'new' }])));
+		expect(resync[0].json).toMatchObject({
+			redelivery: 'update',
+			previousDeliveryAt: expect.any(String),
+		});
+		expect((staticData.recentDeliveries as IDataObject[]).map(({ key }) => key)).toEqual([
+			'reviewJob:11',
+			'reviewJob:11',
+		]);
+	});
+
+	it('forgets what falls out of Remembered Deliveries, and repeats nothing with the option off', async () => {
+		const windowed = workflow({ options: { dedupeWindow: 1 } });
+		for (const id of [12, 13]) await windowed.run(received(reviewJob(id)));
+		expect(await windowed.run(received(reviewJob(12)))).toHaveLength(1);
+		expect(await windowed.run(received(reviewJob(12)))).toEqual([]);
+
+		const everything = workflow({ options: { dedupe: false } });
+		expect(await everything.run(received(reviewJob(14)))).toHaveLength(1);
+		expect(await everything.run(received(reviewJob(14)))).toHaveLength(1);
+	});
+
+	it('remembers per node: another workflow reads the same delivery', async () => {
+		expect(await workflow().run(received(reviewJob(15)))).toHaveLength(1);
+		expect(await workflow().run(received(reviewJob(15)))).toHaveLength(1);
+	});
+});
