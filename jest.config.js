@@ -57,6 +57,10 @@ const notRepeatedInQueueMode = [
 	// resume calls land) on the legacy one, and test/e2e-queue/waiting-at-scale.test.ts resumes a
 	// burst there.
 	'resume-burst',
+	// Scraping Delivery's repeat filter lives in the process that runs it: across two workers a
+	// repeat needs Remove Duplicates on deliveryKey (docs/nodes/scraping-delivery.md), as for the
+	// trigger's webhook processes.
+	'scraping-delivery',
 ];
 
 module.exports = {

@@ -126,7 +126,10 @@ describe('Scraping Delivery on the engine, fed a real callback as the Webhook no
 		expect(
 			continued
 				.output('Scraping Delivery')[0]
-				.map(({ json, pairedItem }) => [json.error ?? json.kind, (pairedItem as IDataObject).item]),
+				.map(({ json, pairedItem }) => [
+					json.error ?? json.kind,
+					(pairedItem as { item: number }).item,
+				]),
 		).toEqual([
 			['Invalid or missing callback secret (item 0)', 0],
 			['reviewJob', 1],
