@@ -22,7 +22,13 @@ describe('the action nodes as AI agent tools, as n8n builds them', () => {
 
 	it('makes every action node usable as a tool, and no trigger', () => {
 		expect(actionNodes.map((d) => d.name).sort()).toEqual(
-			['ecommerceSearch', 'reviewScraper', 'scrapingScheduler', 'socialScraper'].sort(),
+			[
+				'ecommerceSearch',
+				'reviewScraper',
+				'scrapingDelivery',
+				'scrapingScheduler',
+				'socialScraper',
+			].sort(),
 		);
 		for (const trigger of builtNodeDescriptions().filter((d) => d.group.includes('trigger'))) {
 			expect(trigger.usableAsTool).toBeFalsy();

@@ -21,6 +21,7 @@ import {
 	splitResultsOption,
 } from '../../../shared/incoming/trigger/options';
 import type { DeliveryMemory } from '../../../shared/incoming/trigger/recentDeliveries';
+import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import type { AnsweredItem } from '../../../shared/outgoing/router';
 
 // The Scraping Callback Trigger's parameters, by the same names and defaults, so that a workflow
@@ -47,6 +48,9 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			dedupeWindowOption,
 			splitResultsOption,
 		]),
+		...toolDescriptionField(
+			"Checks and reads a delivery of the scraping service that n8n's Webhook node received (the input item's body, query and headers). Returns the Scraping Callback Trigger's items (kind, id, outcome, payload); none for a filtered or repeated delivery. Fails without the secret.",
+		),
 	],
 );
 
