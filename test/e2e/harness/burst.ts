@@ -84,6 +84,28 @@ export function fastPathWebhookNode(): { node: WorkflowNode; path: string } {
 	return { node: webhookNode(path, { respond: 'onReceived' }), path };
 }
 
+/**
+ * The receiving pattern on n8n's fast path (docs/nodes/scraping-delivery.md): n8n's Webhook node,
+ * answering on receipt, then Scraping Delivery reading each delivery as the trigger would.
+ */
+export function fastPathDeliveryNodes(packageName: string): {
+	nodes: WorkflowNode[];
+	path: string;
+	reader: string;
+} {
+	const { node, path } = fastPathWebhookNode();
+	const reader = 'Scraping Delivery';
+	const delivery: WorkflowNode = {
+		id: randomUUID(),
+		name: reader,
+		type: `${packageName}.scrapingDelivery`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource: 'delivery', operation: 'read', options: {} },
+	};
+	return { nodes: [node, delivery], path, reader };
+}
+
 export interface BurstOutcome {
 	sent: number;
 	/** Answered 200 before the sender's patience ran out. */
