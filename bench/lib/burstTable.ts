@@ -7,7 +7,7 @@ export const runningAtScalePage = path.join(__dirname, '..', '..', 'docs', 'runn
 /** One measured cell of the burst bench, as bench/results/full.json keeps it. */
 export interface BurstCell {
 	/** A receiver of deliveries, or what put the executions of a resume cell to wait. */
-	receiver: 'trigger' | 'webhook' | Resumer;
+	receiver: 'trigger' | 'recurring' | 'webhook' | Resumer;
 	setting: string;
 	front: string;
 	patienceMs: number;
@@ -23,6 +23,7 @@ export interface BurstCell {
 
 export const RECEIVER_LABEL: Record<BurstCell['receiver'], string> = {
 	trigger: 'Scraping Callback Trigger',
+	recurring: 'Recurring Reviews Trigger',
 	webhook: "n8n's Webhook node",
 	...RESUMER_LABEL,
 };
