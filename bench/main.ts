@@ -177,7 +177,12 @@ async function main() {
 		...(args.baseline ? [`--baseline=${args.baseline}`] : []),
 		...(args.update ? ['--update'] : []),
 	];
-	const command = args.quick ? 'npm run bench:quick' : 'npm run bench';
+	// The variables that narrow a bench to some of its cells, or change them, are part of the command.
+	const narrowing = Object.entries(process.env)
+		.filter(([name]) => /^(BURST|RESUME)_(?!E2E_)/.test(name))
+		.map(([name, value]) => `${name}=${value} `)
+		.join('');
+	const command = `${narrowing}${args.quick ? 'npm run bench:quick' : 'npm run bench'}`;
 	const table = await writeResults(
 		{
 			mode: args.quick ? 'quick' : 'full',

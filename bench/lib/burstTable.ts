@@ -7,7 +7,7 @@ export const runningAtScalePage = path.join(__dirname, '..', '..', 'docs', 'runn
 /** One measured cell of the burst bench, as bench/results/full.json keeps it. */
 export interface BurstCell {
 	/** A receiver of deliveries, or what put the executions of a resume cell to wait. */
-	receiver: 'trigger' | 'webhook' | Resumer;
+	receiver: 'trigger' | 'recurring' | 'webhook' | Resumer;
 	setting: string;
 	front: string;
 	patienceMs: number;
@@ -23,6 +23,7 @@ export interface BurstCell {
 
 export const RECEIVER_LABEL: Record<BurstCell['receiver'], string> = {
 	trigger: 'Scraping Callback Trigger',
+	recurring: 'Recurring Reviews Trigger',
 	webhook: "n8n's Webhook node",
 	...RESUMER_LABEL,
 };
@@ -30,7 +31,7 @@ export const RECEIVER_LABEL: Record<BurstCell['receiver'], string> = {
 /** The burst matrix as docs/running-at-scale.md shows it. */
 export function burstTable(cells: BurstCell[], count: number): string {
 	return [
-		`${count.toLocaleString('en-US')} deliveries at once. Columns: n8n settings · what is in front of n8n · receiver · sender's patience · answered 200 in time · executions started · lost · last execution ended after · resident memory of each n8n process when the burst began → its peak (cells of one setting share an n8n, which keeps what the cells before took)`,
+		`${count.toLocaleString('en-US')} deliveries at once. Columns: n8n settings · what is in front of n8n · receiver · sender's patience · answered 200 in time · executions started · lost · last execution ended after · resident memory of each n8n process when the burst began → its peak (the cells of one setting measured in one run share an n8n, which keeps what the cells before took)`,
 		'',
 		'| n8n | front | receiver | patience | answered in time | started | lost | last execution | memory, start → peak |',
 		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -41,7 +42,7 @@ export function burstTable(cells: BurstCell[], count: number): string {
 /** The resume matrix as docs/running-at-scale.md shows it. */
 export function resumeTable(cells: BurstCell[], count: number): string {
 	return [
-		`${count.toLocaleString('en-US')} waiting executions, every callback at once. Columns: n8n settings · what is in front of n8n (the resume URL's origin) · what the executions wait in · sender's patience · answered 200 in time · executions resumed · lost (still waiting) · last resumed execution ended after · n8n's resident memory when the callbacks went out → its peak (cells of one setting share an n8n)`,
+		`${count.toLocaleString('en-US')} waiting executions, every callback at once. Columns: n8n settings · what is in front of n8n (the resume URL's origin) · what the executions wait in · sender's patience · answered 200 in time · executions resumed · lost (still waiting) · last resumed execution ended after · each n8n process's resident memory when the callbacks went out → its peak (the cells of one setting measured in one run share an n8n, or a queue-mode cluster: main, webhook processes, workers)`,
 		'',
 		'| n8n | front | waiting in | patience | answered in time | resumed | lost | last resume | memory, start → peak |',
 		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -94,6 +94,10 @@ async function formatted(text: string, file: string): Promise<string> {
 /** The whole run's report with the benches of `update` measured again (in the same order). */
 function merged(whole: Report, update: Report): Report {
 	const ids = new Set([...update.results.map((r) => r.id), ...update.failures.map((f) => f.id)]);
+	// The earlier runs of a bench that keeps some of their figures stay listed.
+	const replaced = new Set(
+		[...ids].filter((id) => !update.results.find((r) => r.id === id)?.keepsEarlierFigures),
+	);
 	const results = whole.results.filter((r) => !ids.has(r.id));
 	for (const result of update.results) {
 		const at = whole.results.findIndex((r) => r.id === result.id);
@@ -105,7 +109,7 @@ function merged(whole: Report, update: Report): Report {
 		failures: [...whole.failures.filter((f) => !ids.has(f.id)), ...update.failures],
 		updates: [
 			...(whole.updates ?? [])
-				.map((u) => ({ ...u, ids: u.ids.filter((id) => !ids.has(id)) }))
+				.map((u) => ({ ...u, ids: u.ids.filter((id) => !replaced.has(id)) }))
 				.filter((u) => u.ids.length),
 			{
 				ids: [...ids],

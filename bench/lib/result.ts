@@ -28,6 +28,8 @@ export interface BenchResult {
 	rows: Row[];
 	notes: string[];
 	raw: Record<string, unknown>;
+	/** Some of its figures are kept from the run it updates (a run of a few cells of a matrix). */
+	keepsEarlierFigures?: boolean;
 }
 
 export function cell(label: string, samples: number[], unit: Unit): Cell {

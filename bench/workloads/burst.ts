@@ -3,13 +3,19 @@ import path from 'node:path';
 
 import { startDeliveryProxy, type DeliveryProxy } from '../../test/e2e/harness/proxy';
 import { volumeEnv } from '../../test/e2e/harness/volumeEnv';
-import { startEnvironment, type BenchEnvironment } from '../lib/instance';
+import { createCredentials, startEnvironment, type BenchEnvironment } from '../lib/instance';
+import { cellsOfFullRun, mergedCells, placeIn } from '../lib/mergedCells';
+import type { Simulator } from '../../simulator/server';
 import {
+	activatedSchedule,
 	callbackTriggerNode,
 	countStarted,
 	fastPathWebhookNode,
+	heldScheduleDeliveries,
+	recurringTriggerNode,
 	reviewJobDelivery,
-	sendBurst,
+	sendEachAtOnce,
+	throughOrigin,
 	warmUp,
 } from '../../test/e2e/harness/burst';
 import { defaultOwner, N8nClient } from '../../test/e2e/harness/client';
@@ -68,6 +74,55 @@ interface Target {
 	webhookUrls: string[];
 	/** n8n processes whose memory is watched. */
 	processes: Array<{ name: string; pid: number }>;
+	/** The service the Recurring Reviews Trigger makes its schedule on, and its credential there. */
+	simulator: Simulator;
+	scrapingApi: { id: string; name: string };
+}
+
+/** The receiver's workflow, activated, and the requests of a burst to it (`url` once warm). */
+async function deployReceiver(
+	target: Target,
+	receiver: Receiver,
+	name: string,
+	count: number,
+): Promise<{
+	id: string;
+	url: string;
+	requests(origin: string): Array<{ url: string; body: unknown }>;
+}> {
+	const { client } = target;
+	if (receiver === 'recurring') {
+		const trigger = recurringTriggerNode(PACKAGE, target.scrapingApi);
+		const { id } = await deploy(client, name, trigger, [], 'all', '');
+		const { scheduleId, callback } = await activatedSchedule(
+			client,
+			target.simulator,
+			id,
+			trigger.name,
+		);
+		const deliveries = await heldScheduleDeliveries(target.simulator, scheduleId, count);
+		return {
+			id,
+			url: callback,
+			requests: (origin) =>
+				deliveries.map(({ url, body }) => ({ url: throughOrigin(url, origin), body })),
+		};
+	}
+	const { node, path } =
+		receiver === 'trigger'
+			? (() => {
+					const trigger = callbackTriggerNode(PACKAGE);
+					return { node: trigger, path: `${trigger.webhookId}/callback` };
+				})()
+			: fastPathWebhookNode();
+	const deployed = await deploy(client, name, node, [], 'all', path);
+	return {
+		...deployed,
+		requests: (origin) => {
+			const url = throughOrigin(deployed.url, origin);
+			return Array.from({ length: count }, () => ({ url, body: reviewJobDelivery() }));
+		},
+	};
 }
 
 async function burstCell(
@@ -82,26 +137,19 @@ async function burstCell(
 		? `HAProxy → ${target.webhookUrls.length} webhook process${target.webhookUrls.length > 1 ? 'es' : ''}`
 		: 'direct';
 	const name = `bench burst ${receiver} ${setting.id} ${front} ${patienceMs}`;
-	let deployed;
-	if (receiver === 'trigger') {
-		const trigger = callbackTriggerNode(PACKAGE);
-		deployed = await deploy(client, name, trigger, [], 'all', `${trigger.webhookId}/callback`);
-	} else {
-		const { node, path } = fastPathWebhookNode();
-		deployed = await deploy(client, name, node, [], 'all', path);
-	}
+	const deployed = await deployReceiver(target, receiver, name, count);
 	let proxy: DeliveryProxy | undefined;
 	try {
 		if (viaProxy) {
 			const maxconn = Number(process.env.BURST_MAXCONN) || undefined;
 			proxy = await startDeliveryProxy(target.webhookUrls, 'bench-burst', maxconn);
 		}
-		const url = deployed.url.replace(client.baseUrl, proxy?.url ?? target.webhookUrls[0]);
-		const before = await warmUp(client, deployed.id, url);
-		const bodies = Array.from({ length: count }, reviewJobDelivery);
+		const origin = proxy?.url ?? target.webhookUrls[0];
+		const before = await warmUp(client, deployed.id, throughOrigin(deployed.url, origin));
+		const requests = deployed.requests(origin);
 		const samplers = target.processes.map((p) => ({ name: p.name, rss: new RssSampler(p.pid) }));
 		const since = Date.now();
-		const outcome = await sendBurst(url, bodies, patienceMs);
+		const outcome = await sendEachAtOnce(requests, patienceMs);
 		const counted = await countStarted(client, deployed.id, since, before + count);
 		const started = counted.started - before;
 		const cell: BurstCell = {
@@ -139,7 +187,23 @@ const regularTarget = (env: BenchEnvironment, setting: Setting): Target => ({
 	setting,
 	webhookUrls: [env.instance.url],
 	processes: [{ name: 'n8n', pid: env.instance.pid }],
+	simulator: env.simulator,
+	scrapingApi: env.credentials.scrapingApi,
 });
+
+const QUEUE_SETTING = { id: 'queue', label: 'queue mode, defaults', env: {} };
+const RECEIVERS: Receiver[] = ['webhook', 'trigger', 'recurring'];
+
+/** A cell's place in the matrix: setting, patience, receiver, then straight to n8n before the front. */
+const matrixOrder = (cell: BurstCell) => [
+	placeIn(
+		[...SETTINGS, QUEUE_SETTING].map((s) => s.label),
+		cell.setting,
+	),
+	cell.patienceMs,
+	placeIn(RECEIVERS, cell.receiver),
+	cell.front === 'direct' ? 0 : 1,
+];
 
 /** Queue mode on n8n's defaults: PostgreSQL, Redis, main, two webhook processes, two workers. */
 async function queueTarget(
@@ -157,6 +221,7 @@ async function queueTarget(
 		const client = new N8nClient(cluster.main.url);
 		await client.signIn(defaultOwner);
 		await client.createApiKey('bench burst queue');
+		const credentials = await createCredentials(client, env.simulator, 'bench burst queue', {});
 		const processes = cluster
 			.processes()
 			.filter((p) => p.alive && p.pid)
@@ -164,9 +229,11 @@ async function queueTarget(
 		return {
 			target: {
 				client,
-				setting: { id: 'queue', label: 'queue mode, defaults', env: {} },
+				setting: QUEUE_SETTING,
 				webhookUrls: [cluster.webhook.url, second.url],
 				processes,
+				simulator: env.simulator,
+				scrapingApi: credentials.scrapingApi,
 			},
 			stop: () => cluster.stop(),
 		};
@@ -178,14 +245,17 @@ async function queueTarget(
 
 /**
  * N deliveries at one moment, each sender giving up after its patience, to the Scraping Callback
- * Trigger and to n8n's own Webhook node, under n8n's expression engine settings, straight to n8n
- * and through the shipped HAProxy configuration. Per cell: answered in time, executions started,
- * lost, when the last execution ended, n8n's peak RSS. The quick run keeps the cliff's cells only.
+ * Trigger, the Recurring Reviews Trigger (its schedule's runs, as the service delivers them) and
+ * n8n's own Webhook node, under n8n's expression engine settings, straight to n8n and through the
+ * shipped HAProxy configuration. Per cell: answered in time, executions started, lost, when the
+ * last execution ended, n8n's peak RSS. The quick run keeps the cliff's cells only.
  */
 export async function burst({ env, quick }: BenchContext): Promise<BenchResult> {
-	// A diagnosis narrows the run: BURST_COUNT, BURST_PATIENCE_S, BURST_SETTINGS (ids,
-	// comma-separated; "queue" for the cluster), BURST_MAXCONN (in place of the shipped HAProxy
-	// file's) and BURST_ONLY (receiver:front, e.g. trigger:HAProxy).
+	// A diagnosis changes what is measured: BURST_COUNT, BURST_MAXCONN (in place of the shipped
+	// HAProxy file's). A narrowing measures some cells again: BURST_PATIENCE_S, BURST_SETTINGS (ids,
+	// comma-separated; "queue" for the cluster) and BURST_ONLY (receiver:front, e.g.
+	// recurring:HAProxy); the other cells are kept from bench/results/full.json, so that
+	// `--only=burst --update` replaces those cells only.
 	// Quick: a smaller burst with a shorter patience, which shows the same loss (CI's smoke run).
 	const count = Number(process.env.BURST_COUNT) || (quick ? 200 : 1000);
 	const patiences = process.env.BURST_PATIENCE_S
@@ -206,28 +276,25 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 			}
 		}
 	};
-	const bothWays = [
-		['webhook', false],
-		['webhook', true],
-		['trigger', false],
-		['trigger', true],
-	] as const;
+	const bothWays = (...receivers: Receiver[]) =>
+		receivers.flatMap((receiver) => [[receiver, false] as const, [receiver, true] as const]);
 	for (const setting of settings) {
 		if (setting.id === 'default') {
-			// Quick (CI): the cliff and the cure; the full run adds n8n's Webhook node as the anchor.
+			// Quick (CI): the cliff and the cure; the full run adds n8n's Webhook node as the anchor
+			// and the Recurring Reviews Trigger.
 			await run(
 				regularTarget(env, setting),
-				quick ? bothWays.filter(([receiver]) => receiver === 'trigger') : bothWays,
+				quick ? bothWays('trigger') : bothWays('webhook', 'trigger', 'recurring'),
 			);
 			continue;
 		}
 		log(`burst: starting n8n with ${setting.label}`);
 		const other = await startEnvironment({ n8nEnv: setting.env, name: `bench-${setting.id}` });
 		try {
-			await run(regularTarget(other, setting), [
-				['trigger', false],
-				['trigger', true],
-			]);
+			await run(
+				regularTarget(other, setting),
+				setting.id === 'volume' ? bothWays('trigger', 'recurring') : bothWays('trigger'),
+			);
 		} finally {
 			await other.close();
 		}
@@ -236,19 +303,24 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 		log('burst: starting a queue-mode cluster with two webhook processes');
 		const queue = await queueTarget(env);
 		try {
-			await run(queue.target, bothWays);
+			await run(queue.target, bothWays('webhook', 'trigger'));
 		} finally {
 			await queue.stop();
 		}
 	}
 
-	const diagnosis = Object.keys(process.env).some((name) => name.startsWith('BURST_'));
+	const diagnosis = ['BURST_COUNT', 'BURST_MAXCONN'].some((name) => process.env[name]);
+	const narrowed = ['BURST_PATIENCE_S', 'BURST_SETTINGS', 'BURST_ONLY'].some(
+		(name) => process.env[name],
+	);
+	const kept = !quick && !diagnosis && narrowed ? cellsOfFullRun('burst', count) : [];
+	const matrix = mergedCells(kept, cells, matrixOrder);
 	if (!quick && !diagnosis) {
 		const page = readFileSync(runningAtScalePage, 'utf8');
-		writeFileSync(runningAtScalePage, withBurstTable(page, burstTable(cells, count)));
+		writeFileSync(runningAtScalePage, withBurstTable(page, burstTable(matrix, count)));
 		log(`burst: wrote the matrix into ${path.relative(process.cwd(), runningAtScalePage)}`);
 	}
-	const rows: Row[] = cells.map((cell) => ({
+	const rows: Row[] = matrix.map((cell) => ({
 		measure: `${RECEIVER_LABEL[cell.receiver]}, ${cell.setting}, ${cell.front}, patience ${cell.patienceMs / 1000} s`,
 		a: {
 			label: 'answered in time / started / lost',
@@ -261,14 +333,27 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 		goal: cell.front !== 'direct' ? '0 lost' : undefined,
 		met: cell.front !== 'direct' ? cell.lost === 0 : null,
 	}));
+	const allSettings = [...SETTINGS, QUEUE_SETTING].filter((s) =>
+		matrix.some((cell) => cell.setting === s.label),
+	);
 	return {
 		id: 'burst',
 		title: `A day's deliveries at once: ${count.toLocaleString('en-US')} review-job callbacks POSTed at one moment`,
-		params: { count, patiences, settings: settings.map((s) => s.label) },
+		params: {
+			count,
+			patiences: [...new Set(matrix.map((cell) => cell.patienceMs))].sort((a, b) => a - b),
+			settings: allSettings.map((s) => s.label),
+		},
 		rows,
 		notes: [
-			'Each sender gives up after its patience, as a webhook sender does. "Started" counts the executions n8n saved once every one had ended and all had started, or the count had held still for 15 s; "lost" is sent minus started. HAProxy runs deploy/volume/haproxy.cfg as shipped.',
+			'Each sender gives up after its patience, as a webhook sender does. "Started" counts the executions n8n saved once every one had ended and all had started, or the count had held still for 15 s; "lost" is sent minus started. HAProxy runs deploy/volume/haproxy.cfg as shipped. The Recurring Reviews Trigger\'s deliveries are its schedule\'s runs as the simulator makes them (one profile, three reviews each, the schedule\'s secret in the URL).',
+			...(kept.length
+				? [
+						`${cells.length} cells measured by this run, ${matrix.length - cells.length} kept from the earlier run of bench/results/full.json.`,
+					]
+				: []),
 		],
-		raw: { cells },
+		raw: { cells: matrix },
+		keepsEarlierFigures: kept.length > 0,
 	};
 }

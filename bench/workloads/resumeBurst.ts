@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import type { Simulator } from '../../simulator/server';
 import {
 	countResumed,
 	RESUMER_LABEL,
@@ -10,7 +11,9 @@ import {
 	waitingWithHeldCallbacks,
 	type Resumer,
 } from '../../test/e2e/harness/burst';
+import { defaultOwner, N8nClient } from '../../test/e2e/harness/client';
 import { startDeliveryProxy, type DeliveryProxy } from '../../test/e2e/harness/proxy';
+import { startQueueCluster } from '../../test/e2e/harness/queue';
 import { volumeEnv } from '../../test/e2e/harness/volumeEnv';
 import { webhookNode } from '../../test/e2e/harness/workflows';
 import {
@@ -20,36 +23,65 @@ import {
 	withResumeTable,
 	type BurstCell,
 } from '../lib/burstTable';
-import { startEnvironment, type BenchEnvironment } from '../lib/instance';
+import { createCredentials, startEnvironment, type BenchEnvironment } from '../lib/instance';
+import { cellsOfFullRun, mergedCells, placeIn } from '../lib/mergedCells';
 import type { BenchContext, BenchResult, Row } from '../lib/result';
 import { log } from '../lib/rounds';
 import { RssSampler } from '../lib/rss';
 import { PACKAGE, saveSettings } from '../lib/workflows';
 import { chain } from '../../test/e2e/harness/workflows';
 
-const SETTINGS = [
-	{ id: 'default', label: 'defaults', env: (): Record<string, string> => ({}) },
+interface Setting {
+	id: string;
+	label: string;
+	env(): Record<string, string>;
+	/** Queue mode with two webhook processes behind the front, in place of one regular n8n. */
+	queue?: true;
+}
+
+const SETTINGS: Setting[] = [
+	{ id: 'default', label: 'defaults', env: () => ({}) },
 	{ id: 'volume', label: 'deploy/volume/n8n-volume.env', env: volumeEnv },
+	{ id: 'queue', label: 'queue mode, defaults', env: () => ({}), queue: true },
+	{
+		id: 'queue-volume',
+		label: 'queue mode, deploy/volume/n8n-volume.env',
+		env: volumeEnv,
+		queue: true,
+	},
 ];
 
-const FRONT_VIA_PROXY = 'HAProxy → 1 webhook process';
+/** Where the executions wait and their callbacks go: one n8n, or a queue cluster. */
+interface Target {
+	setting: Setting;
+	client: N8nClient;
+	simulator: Simulator;
+	reviewScraperApi: { id: string; name: string };
+	/** The webhook processes: the first is the resume URL's origin (WEBHOOK_URL), all sit behind the front. */
+	webhookUrls: string[];
+	processes: Array<{ name: string; pid: number }>;
+}
+
+const frontOf = (target: Target, viaProxy: boolean) =>
+	viaProxy
+		? `HAProxy → ${target.webhookUrls.length} webhook process${target.webhookUrls.length > 1 ? 'es' : ''}`
+		: 'direct';
 
 async function resumeCell(
-	env: BenchEnvironment,
-	setting: string,
+	target: Target,
 	resumer: Resumer,
 	viaProxy: boolean,
 	count: number,
 	patienceMs: number,
 ): Promise<BurstCell> {
-	const { client, simulator } = env;
-	const front = viaProxy ? FRONT_VIA_PROXY : 'direct';
+	const { client, simulator, setting } = target;
+	const front = frontOf(target, viaProxy);
 	const startPath = `bench-resume-${resumer}-${viaProxy ? 'proxy' : 'direct'}-${Date.now()}`;
 	const { id: workflowId } = await client.createWorkflow({
-		name: `bench resume burst: ${RESUMER_LABEL[resumer]}, ${setting}, ${front}`,
+		name: `bench resume burst: ${RESUMER_LABEL[resumer]}, ${setting.label}, ${front}`,
 		...chain([
 			webhookNode(startPath, { respond: 'onReceived' }),
-			...waitingNodes(resumer, PACKAGE, simulator.urls.baseUrl, env.credentials.reviewScraperApi),
+			...waitingNodes(resumer, PACKAGE, simulator.urls.baseUrl, target.reviewScraperApi),
 		]),
 		// Every execution saved, as n8n's defaults do.
 		settings: saveSettings('all'),
@@ -61,34 +93,36 @@ async function resumeCell(
 			client,
 			simulator,
 			workflowId,
-			`${env.instance.url}/webhook/${startPath}`,
+			`${target.webhookUrls[0]}/webhook/${startPath}`,
 			count,
 			startPath,
 		);
-		if (viaProxy) proxy = await startDeliveryProxy([env.instance.url], 'bench-resume');
-		const origin = proxy?.url ?? env.instance.url;
-		const rss = new RssSampler(env.instance.pid);
+		if (viaProxy) proxy = await startDeliveryProxy(target.webhookUrls, 'bench-resume');
+		const origin = proxy?.url ?? target.webhookUrls[0];
+		const samplers = target.processes.map((p) => ({ name: p.name, rss: new RssSampler(p.pid) }));
 		const since = Date.now();
 		const outcome = await sendEachAtOnce(
 			callbacks.map(({ url, body }) => ({ url: throughOrigin(url, origin), body })),
 			patienceMs,
 		);
 		const { resumed, lastMs } = await countResumed(client, workflowId, waiting, since);
-		const memory = rss.stop();
+		const memory = samplers.map(({ name, rss }) => ({ name, ...rss.stop() }));
+		const byName = (pick: (m: (typeof memory)[number]) => number) =>
+			Object.fromEntries(memory.map((m) => [m.name, Math.round(pick(m))]));
 		const cell: BurstCell = {
 			receiver: resumer,
-			setting,
+			setting: setting.label,
 			front,
 			patienceMs,
 			outcome,
 			started: resumed.length,
 			lost: count - resumed.length,
 			lastExecutionMs: lastMs,
-			startRssMb: { n8n: Math.round(memory.startMb) },
-			peakRssMb: { n8n: Math.round(memory.peakMb) },
+			startRssMb: byName((m) => m.startMb),
+			peakRssMb: byName((m) => m.peakMb),
 		};
 		log(
-			`  ${RESUMER_LABEL[resumer]}, ${setting}, ${front}, patience ${patienceMs / 1000} s: ` +
+			`  ${RESUMER_LABEL[resumer]}, ${setting.label}, ${front}, patience ${patienceMs / 1000} s: ` +
 				`${outcome.answeredInTime}/${count} answered in time, ${cell.started} resumed, ${cell.lost} lost, ` +
 				`last resume ended at ${(lastMs / 1000).toFixed(1)} s, memory ${rssText(cell)}`,
 		);
@@ -99,54 +133,143 @@ async function resumeCell(
 	}
 }
 
+const regularTarget = (env: BenchEnvironment, setting: Setting): Target => ({
+	setting,
+	client: env.client,
+	simulator: env.simulator,
+	reviewScraperApi: env.credentials.reviewScraperApi,
+	webhookUrls: [env.instance.url],
+	processes: [{ name: 'n8n', pid: env.instance.pid }],
+});
+
+/**
+ * Queue mode: PostgreSQL, Redis, main, two webhook processes, two workers, every process with the
+ * setting's environment; the resume URLs are the first webhook process's (WEBHOOK_URL).
+ */
+async function queueTarget(
+	env: BenchEnvironment,
+	setting: Setting,
+): Promise<{ target: Target; stop(): Promise<void> }> {
+	const own = { N8N_LOG_LEVEL: 'warn', ...setting.env() };
+	const cluster = await startQueueCluster({
+		tarball: env.tarball,
+		label: `bench-resume-${setting.id}`,
+		// The e2e cluster's webhook processes run the legacy engine to keep CI in time; here the
+		// setting decides.
+		env: {
+			main: own,
+			webhook: { N8N_EXPRESSION_ENGINE: 'vm', ...own },
+			worker: own,
+		},
+	});
+	try {
+		const second = await cluster.startWebhook(1);
+		const client = new N8nClient(cluster.main.url);
+		await client.signIn(defaultOwner);
+		await client.createApiKey('bench resume burst queue');
+		const credentials = await createCredentials(client, env.simulator, 'bench resume queue', {
+			requestsPerSecond: 0,
+		});
+		return {
+			target: {
+				setting,
+				client,
+				simulator: env.simulator,
+				reviewScraperApi: credentials.reviewScraperApi,
+				webhookUrls: [cluster.webhook.url, second.url],
+				processes: cluster
+					.processes()
+					.filter((p) => p.alive && p.pid)
+					.map(({ name, pid }) => ({ name, pid })),
+			},
+			stop: () => cluster.stop(),
+		};
+	} catch (error) {
+		await cluster.stop();
+		throw error;
+	}
+}
+
+const RESUMERS: Resumer[] = ['waitNode', 'waitForCompletion'];
+
+/** A cell's place in the matrix: setting, patience, straight to n8n before the front, resumer. */
+const matrixOrder = (cell: BurstCell) => [
+	placeIn(
+		SETTINGS.map((s) => s.label),
+		cell.setting,
+	),
+	cell.patienceMs,
+	cell.front === 'direct' ? 0 : 1,
+	placeIn(RESUMERS, cell.receiver as Resumer),
+];
+
 /**
  * N executions waiting for their jobs, every callback sent at one moment with the service's
  * patience: the package's Wait for Completion against n8n's Wait node ("On Webhook Call"),
  * straight to n8n and through the shipped HAProxy front (the resume URL's origin is the front's,
- * as n8n builds it with WEBHOOK_URL pointing there), on n8n's defaults and with the volume env.
+ * as n8n builds it with WEBHOOK_URL pointing there), on n8n's defaults and with the volume env, in
+ * regular mode and in queue mode with two webhook processes behind the front.
  * Per cell: answered in time, resumed, lost, when the last resumed execution ended, n8n's memory.
  */
 export async function resumeBurst({ env }: BenchContext): Promise<BenchResult> {
-	// A diagnosis narrows the run: RESUME_COUNT, RESUME_PATIENCE_S (comma-separated),
-	// RESUME_SETTINGS (default, volume) and RESUME_ONLY (resumer:front, e.g. waitNode:direct).
+	// A diagnosis changes what is measured: RESUME_COUNT. A narrowing measures some cells again,
+	// the others kept from bench/results/full.json (so that `--only=resume-burst --update` replaces
+	// those cells only): RESUME_PATIENCE_S (comma-separated), RESUME_SETTINGS (default, volume,
+	// queue, queue-volume) and RESUME_ONLY (resumer:front, e.g. waitNode:direct).
 	const count = Number(process.env.RESUME_COUNT) || 1000;
-	const patiences = (process.env.RESUME_PATIENCE_S ?? '10').split(',').map((s) => Number(s) * 1000);
+	const patiences = (process.env.RESUME_PATIENCE_S ?? '10,30')
+		.split(',')
+		.map((s) => Number(s) * 1000);
 	const chosen = process.env.RESUME_SETTINGS?.split(',');
 	const settings = chosen ? SETTINGS.filter((s) => chosen.includes(s.id)) : SETTINGS;
 	const only = process.env.RESUME_ONLY?.split(',');
-	const plan = [
+	const regularPlan = [
 		['waitNode', false],
 		['waitForCompletion', false],
 		['waitNode', true],
 		['waitForCompletion', true],
 	] as const;
+	// Queue mode is measured where it is meant to run, behind the load balancer.
+	const queuePlan = regularPlan.filter(([, viaProxy]) => viaProxy);
 	const cells: BurstCell[] = [];
 	for (const setting of settings) {
-		const own =
-			setting.id === 'default'
+		if (setting.queue) log(`resume-burst: starting a queue-mode cluster, ${setting.label}`);
+		const own = setting.queue
+			? await queueTarget(env, setting)
+			: setting.id === 'default'
 				? undefined
-				: await startEnvironment({ n8nEnv: setting.env(), name: `bench-resume-${setting.id}` });
+				: await (async () => {
+						const other = await startEnvironment({
+							n8nEnv: setting.env(),
+							name: `bench-resume-${setting.id}`,
+						});
+						return { target: regularTarget(other, setting), stop: () => other.close() };
+					})();
+		const target = own?.target ?? regularTarget(env, setting);
 		try {
 			for (const patienceMs of patiences) {
-				for (const [resumer, viaProxy] of plan) {
+				for (const [resumer, viaProxy] of setting.queue ? queuePlan : regularPlan) {
 					if (only && !only.includes(`${resumer}:${viaProxy ? 'HAProxy' : 'direct'}`)) continue;
-					cells.push(
-						await resumeCell(own ?? env, setting.label, resumer, viaProxy, count, patienceMs),
-					);
+					cells.push(await resumeCell(target, resumer, viaProxy, count, patienceMs));
 				}
 			}
 		} finally {
-			await own?.close();
+			await own?.stop();
 		}
 	}
 
-	const diagnosis = Object.keys(process.env).some((name) => name.startsWith('RESUME_'));
+	const diagnosis = Boolean(process.env.RESUME_COUNT);
+	const narrowed = ['RESUME_PATIENCE_S', 'RESUME_SETTINGS', 'RESUME_ONLY'].some(
+		(name) => process.env[name],
+	);
+	const kept = !diagnosis && narrowed ? cellsOfFullRun('resume-burst', count) : [];
+	const matrix = mergedCells(kept, cells, matrixOrder);
 	if (!diagnosis) {
 		const page = readFileSync(runningAtScalePage, 'utf8');
-		writeFileSync(runningAtScalePage, withResumeTable(page, resumeTable(cells, count)));
+		writeFileSync(runningAtScalePage, withResumeTable(page, resumeTable(matrix, count)));
 		log(`resume-burst: wrote the matrix into ${path.relative(process.cwd(), runningAtScalePage)}`);
 	}
-	const rows: Row[] = cells.map((cell) => ({
+	const rows: Row[] = matrix.map((cell) => ({
 		measure: `${RESUMER_LABEL[cell.receiver as Resumer]}, ${cell.setting}, ${cell.front}, patience ${cell.patienceMs / 1000} s`,
 		a: {
 			label: 'answered in time / resumed / lost',
@@ -159,14 +282,29 @@ export async function resumeBurst({ env }: BenchContext): Promise<BenchResult> {
 		goal: cell.front !== 'direct' ? '0 lost' : undefined,
 		met: cell.front !== 'direct' ? cell.lost === 0 : null,
 	}));
+	const measuredPatiences = [...new Set(matrix.map((cell) => cell.patienceMs))].sort(
+		(a, b) => a - b,
+	);
 	return {
 		id: 'resume-burst',
 		title: `Resumes at once: ${count.toLocaleString('en-US')} waiting executions, every callback at one moment`,
-		params: { count, patiences, settings: settings.map((s) => s.label) },
+		params: {
+			count,
+			patiences: measuredPatiences,
+			settings: SETTINGS.filter((s) => matrix.some((cell) => cell.setting === s.label)).map(
+				(s) => s.label,
+			),
+		},
 		rows,
 		notes: [
-			'Each execution submitted one profile and went to wait; the simulator completed every job at once and its callbacks were sent together, each sender giving up after its patience. "Resumed" counts the executions that ended once every one had ended or none had for 15 s; "lost" ones still wait (the service sends again 2 hours later). HAProxy runs deploy/volume/haproxy.cfg as shipped. The machine\'s CPUs were shared with other work during the run.',
+			'Each execution submitted one profile and went to wait; the simulator completed every job at once and its callbacks were sent together, each sender giving up after its patience. "Resumed" counts the executions that ended once every one had ended or none had for 15 s; "lost" ones still wait (the service sends again 2 hours later). HAProxy runs deploy/volume/haproxy.cfg as shipped, one server line per webhook process. Queue mode: PostgreSQL, Redis, main, two webhook processes and two workers (concurrency 5), all on the same 2 CPUs, the setting in every process\'s environment. The machine\'s CPUs were shared with other work during the run.',
+			...(kept.length
+				? [
+						`${cells.length} cells measured by this run, ${matrix.length - cells.length} kept from the earlier run of bench/results/full.json.`,
+					]
+				: []),
 		],
-		raw: { cells },
+		raw: { cells: matrix },
+		keepsEarlierFigures: kept.length > 0,
 	};
 }
