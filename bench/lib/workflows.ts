@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { N8nClient, WorkflowNode } from '../../test/e2e/harness/client';
-import { chain, splitOutNode } from '../../test/e2e/harness/workflows';
+import { chain, httpRequestNode, splitOutNode } from '../../test/e2e/harness/workflows';
 
 export const PACKAGE = 'n8n-nodes-review-scraping';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,29 +55,7 @@ export function packageNode(
 	};
 }
 
-/** n8n's HTTP Request node (4.2) authenticated with one of this package's credential types. */
-export function httpRequestNode(
-	credentialType: string,
-	credential: { id: string; name: string },
-	parameters: Record<string, unknown>,
-): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name: 'HTTP Request',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [0, 0],
-		parameters: {
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: credentialType,
-			options: {},
-			...parameters,
-		},
-		credentials: { [credentialType]: credential },
-	};
-}
-
-export { splitOutNode };
+export { httpRequestNode, splitOutNode };
 
 export interface Deployed {
 	id: string;

@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 
 import type { Simulator } from '../../../simulator/server';
 import type { N8nClient, WorkflowNode } from './client';
-import { webhookNode } from './workflows';
+import { httpRequestNode, webhookNode } from './workflows';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -380,30 +380,19 @@ export function waitingNodes(
 		];
 	}
 	return [
-		{
-			id: randomUUID(),
-			name: 'HTTP Request',
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			position: [0, 0],
-			credentials: { reviewScraperApi: credential },
-			parameters: {
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: 'reviewScraperApi',
-				method: 'POST',
-				url: `${simulatorBaseUrl}/api/v2/profiles/add`,
-				sendQuery: true,
-				specifyQuery: 'keypair',
-				queryParameters: {
-					parameters: [
-						{ name: 'url', value: '={{ $json.body.url }}' },
-						{ name: 'blocks', value: '={{ $json.body.blocks }}' },
-						{ name: 'callback', value: '={{ $execution.resumeUrl }}' },
-					],
-				},
-				options: {},
+		httpRequestNode('reviewScraperApi', credential, {
+			method: 'POST',
+			url: `${simulatorBaseUrl}/api/v2/profiles/add`,
+			sendQuery: true,
+			specifyQuery: 'keypair',
+			queryParameters: {
+				parameters: [
+					{ name: 'url', value: '={{ $json.body.url }}' },
+					{ name: 'blocks', value: '={{ $json.body.blocks }}' },
+					{ name: 'callback', value: '={{ $execution.resumeUrl }}' },
+				],
 			},
-		},
+		}),
 		{
 			id: randomUUID(),
 			name: 'Wait',

@@ -38,6 +38,28 @@ export function splitOutNode(field: string, name = 'Split Out'): WorkflowNode {
 	};
 }
 
+/** n8n's HTTP Request node (4.2) authenticated with one of this package's credential types. */
+export function httpRequestNode(
+	credentialType: string,
+	credential: { id: string; name: string },
+	parameters: Record<string, unknown>,
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [0, 0],
+		parameters: {
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: credentialType,
+			options: {},
+			...parameters,
+		},
+		credentials: { [credentialType]: credential },
+	};
+}
+
 /** Connects the nodes one after the other on their main output and lays them out left to right. */
 export function chain(nodes: WorkflowNode[]): {
 	nodes: WorkflowNode[];
