@@ -7,7 +7,7 @@ export const runningAtScalePage = path.join(__dirname, '..', '..', 'docs', 'runn
 /** One measured cell of the burst bench, as bench/results/full.json keeps it. */
 export interface BurstCell {
 	/** A receiver of deliveries, or what put the executions of a resume cell to wait. */
-	receiver: 'trigger' | 'recurring' | 'webhook' | Resumer;
+	receiver: 'trigger' | 'recurring' | 'webhook' | 'pattern' | Resumer;
 	setting: string;
 	front: string;
 	patienceMs: number;
@@ -25,6 +25,7 @@ export const RECEIVER_LABEL: Record<BurstCell['receiver'], string> = {
 	trigger: 'Scraping Callback Trigger',
 	recurring: 'Recurring Reviews Trigger',
 	webhook: "n8n's Webhook node",
+	pattern: "n8n's Webhook node → Scraping Delivery",
 	...RESUMER_LABEL,
 };
 

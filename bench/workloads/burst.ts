@@ -10,6 +10,7 @@ import {
 	activatedSchedule,
 	callbackTriggerNode,
 	countStarted,
+	fastPathDeliveryNodes,
 	fastPathWebhookNode,
 	heldScheduleDeliveries,
 	recurringTriggerNode,
@@ -108,6 +109,11 @@ async function deployReceiver(
 				deliveries.map(({ url, body }) => ({ url: throughOrigin(url, origin), body })),
 		};
 	}
+	if (receiver === 'pattern') {
+		const { nodes, path } = fastPathDeliveryNodes(PACKAGE);
+		const deployed = await deploy(client, name, nodes[0], nodes.slice(1), 'all', path);
+		return { ...deployed, requests: burstRequests(deployed.url, count) };
+	}
 	const { node, path } =
 		receiver === 'trigger'
 			? (() => {
@@ -116,12 +122,14 @@ async function deployReceiver(
 				})()
 			: fastPathWebhookNode();
 	const deployed = await deploy(client, name, node, [], 'all', path);
-	return {
-		...deployed,
-		requests: (origin) => {
-			const url = throughOrigin(deployed.url, origin);
-			return Array.from({ length: count }, () => ({ url, body: reviewJobDelivery() }));
-		},
+	return { ...deployed, requests: burstRequests(deployed.url, count) };
+}
+
+/** `count` review-job deliveries, each its own job, to `url` through `origin`. */
+function burstRequests(url: string, count: number) {
+	return (origin: string) => {
+		const through = throughOrigin(url, origin);
+		return Array.from({ length: count }, () => ({ url: through, body: reviewJobDelivery() }));
 	};
 }
 
@@ -192,7 +200,7 @@ const regularTarget = (env: BenchEnvironment, setting: Setting): Target => ({
 });
 
 const QUEUE_SETTING = { id: 'queue', label: 'queue mode, defaults', env: {} };
-const RECEIVERS: Receiver[] = ['webhook', 'trigger', 'recurring'];
+const RECEIVERS: Receiver[] = ['webhook', 'pattern', 'trigger', 'recurring'];
 
 /** A cell's place in the matrix: setting, patience, receiver, then straight to n8n before the front. */
 const matrixOrder = (cell: BurstCell) => [
@@ -280,11 +288,14 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 		receivers.flatMap((receiver) => [[receiver, false] as const, [receiver, true] as const]);
 	for (const setting of settings) {
 		if (setting.id === 'default') {
-			// Quick (CI): the cliff and the cure; the full run adds n8n's Webhook node as the anchor
-			// and the Recurring Reviews Trigger.
+			// Quick (CI): the cliff and the cure; the full run adds n8n's Webhook node as the anchor,
+			// the Recurring Reviews Trigger, and the receiving pattern on n8n's fast path (Webhook node
+			// → Scraping Delivery), which needs no front.
 			await run(
 				regularTarget(env, setting),
-				quick ? bothWays('trigger') : bothWays('webhook', 'trigger', 'recurring'),
+				quick
+					? bothWays('trigger')
+					: [...bothWays('webhook', 'trigger', 'recurring'), ['pattern', false] as const],
 			);
 			continue;
 		}
