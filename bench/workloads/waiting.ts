@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryRecord } from '../../simulator/server';
 import { defaultOwner, N8nClient, type WorkflowNode } from '../../test/e2e/harness/client';
 import { startQueueCluster, type QueueCluster } from '../../test/e2e/harness/queue';
-import { chain } from '../../test/e2e/harness/workflows';
+import { chain, profileAddResumingHere } from '../../test/e2e/harness/workflows';
 import {
 	postgresStore,
 	sqliteStore,
@@ -23,7 +23,6 @@ import { alternate, log, pairwise } from '../lib/rounds';
 import { RssSampler } from '../lib/rss';
 import {
 	expectOk,
-	httpRequestNode,
 	packageNode,
 	post,
 	postWhenRegistered,
@@ -171,22 +170,7 @@ async function deployTargets(mode: Mode, baseUrl: string): Promise<Record<Patter
 				'Review Scraper',
 			),
 		],
-		waitNode: [
-			httpRequestNode('reviewScraperApi', mode.credentials.reviewScraperApi, {
-				method: 'POST',
-				url: `${baseUrl}${ADD_PATH}`,
-				sendQuery: true,
-				specifyQuery: 'keypair',
-				queryParameters: {
-					parameters: [
-						{ name: 'url', value: '={{ $json.body.url }}' },
-						{ name: 'blocks', value: '={{ $json.body.blocks }}' },
-						{ name: 'callback', value: '={{ $execution.resumeUrl }}' },
-					],
-				},
-			}),
-			waitNode(),
-		],
+		waitNode: [profileAddResumingHere(mode.credentials.reviewScraperApi, baseUrl), waitNode()],
 	};
 	const targets = {} as Record<Pattern, Target>;
 	for (const pattern of Object.keys(nodes) as Pattern[]) {

@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 
 import type { Simulator } from '../../../simulator/server';
 import type { N8nClient, WorkflowNode } from './client';
-import { httpRequestNode, webhookNode } from './workflows';
+import { profileAddResumingHere, webhookNode } from './workflows';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -380,19 +380,7 @@ export function waitingNodes(
 		];
 	}
 	return [
-		httpRequestNode('reviewScraperApi', credential, {
-			method: 'POST',
-			url: `${simulatorBaseUrl}/api/v2/profiles/add`,
-			sendQuery: true,
-			specifyQuery: 'keypair',
-			queryParameters: {
-				parameters: [
-					{ name: 'url', value: '={{ $json.body.url }}' },
-					{ name: 'blocks', value: '={{ $json.body.blocks }}' },
-					{ name: 'callback', value: '={{ $execution.resumeUrl }}' },
-				],
-			},
-		}),
+		profileAddResumingHere(credential, simulatorBaseUrl),
 		{
 			id: randomUUID(),
 			name: 'Wait',

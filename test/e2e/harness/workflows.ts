@@ -60,6 +60,29 @@ export function httpRequestNode(
 	};
 }
 
+/**
+ * n8n's HTTP Request node submitting the incoming body's profile (`url`, `blocks`) with the
+ * execution's own resume URL as the callback: what a user builds for n8n's Wait node to wait on.
+ */
+export function profileAddResumingHere(
+	credential: { id: string; name: string },
+	simulatorBaseUrl: string,
+): WorkflowNode {
+	return httpRequestNode('reviewScraperApi', credential, {
+		method: 'POST',
+		url: `${simulatorBaseUrl}/api/v2/profiles/add`,
+		sendQuery: true,
+		specifyQuery: 'keypair',
+		queryParameters: {
+			parameters: [
+				{ name: 'url', value: '={{ $json.body.url }}' },
+				{ name: 'blocks', value: '={{ $json.body.blocks }}' },
+				{ name: 'callback', value: '={{ $execution.resumeUrl }}' },
+			],
+		},
+	});
+}
+
 /** Connects the nodes one after the other on their main output and lays them out left to right. */
 export function chain(nodes: WorkflowNode[]): {
 	nodes: WorkflowNode[];
