@@ -65,7 +65,10 @@ async function deliveredReviewJob(): Promise<{ item: IDataObject; jobId: unknown
 }
 
 /** One node of a workflow that lives across runs, as a published workflow does. */
-function deliveryNode(parameters: IDataObject, onError?: 'continueRegularOutput') {
+function deliveryNode(
+	parameters: IDataObject,
+	onError?: 'continueRegularOutput' | 'continueErrorOutput',
+) {
 	const id = randomUUID();
 	return (items: IDataObject[]) =>
 		runWorkflow({
@@ -111,7 +114,7 @@ describe('Scraping Delivery on the engine, fed a real callback as the Webhook no
 		expect(repeat.json('Scraping Delivery')).toEqual([]);
 	});
 
-	it('fails a forged delivery, naming the item, or gives an error item with On Error → Continue', async () => {
+	it('fails a forged delivery, naming the item, or gives an error item with On Error → Continue, on the error output alone when chosen', async () => {
 		const { item } = await deliveredReviewJob();
 		const forged = { ...item, query: { secret: 'forged' } };
 
@@ -133,6 +136,16 @@ describe('Scraping Delivery on the engine, fed a real callback as the Webhook no
 		).toEqual([
 			['Invalid or missing callback secret (item 0)', 0],
 			['reviewJob', 1],
+		]);
+
+		const routed = await deliveryNode(requiringSecret, 'continueErrorOutput')([forged, item]);
+		expect(routed.status).toBe('success');
+		const [success, failure] = routed.output('Scraping Delivery');
+		expect(success.map(({ json, pairedItem }) => [json.kind, pairedItem])).toEqual([
+			['reviewJob', { item: 1 }],
+		]);
+		expect(failure.map(({ json, pairedItem }) => [json.error, pairedItem])).toEqual([
+			['Invalid or missing callback secret (item 0)', { item: 0 }],
 		]);
 	});
 });
