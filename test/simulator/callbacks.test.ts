@@ -159,10 +159,12 @@ describe('the service retry schedule (the default policy)', () => {
 			expect(delivery).toMatchObject({ state: 'failed', attempts: 4, finalStatus: 404 });
 			const times = delivery.attemptLog.map((attempt) => Date.parse(attempt.at));
 			const sinceFirst = times.map((at) => at - times[0]);
-			// Each retry is due at its offset from the first failure, never before it.
-			expect(sinceFirst[1]).toBeGreaterThanOrEqual(40);
-			expect(sinceFirst[2]).toBeGreaterThanOrEqual(120);
-			expect(sinceFirst[3]).toBeGreaterThanOrEqual(480);
+			// Each retry is due at its offset from the first failure, never before it. The stamps are
+			// Date.now() milliseconds and Node's timers run on another clock: one may read up to 2 ms
+			// short (it read 39 under load), as the held callbacks above allow.
+			expect(sinceFirst[1]).toBeGreaterThanOrEqual(40 - 2);
+			expect(sinceFirst[2]).toBeGreaterThanOrEqual(120 - 2);
+			expect(sinceFirst[3]).toBeGreaterThanOrEqual(480 - 2);
 			expect(sinceFirst[3]).toBeLessThan(480 + 1000);
 		} finally {
 			await defaults.stop();
