@@ -63,6 +63,17 @@ export interface SimConfig {
 	 * to a bad request, 403 its answer when access is not allowed.
 	 */
 	missingSchedule: MissingScheduleAnswer;
+	/**
+	 * Failed runs in a row after which the service disables a schedule (REAL-SERVICE.md: 10);
+	 * null never disables one for failures.
+	 */
+	scheduleFailureLimit: number | null;
+	/**
+	 * The account's credits at start (or when configured): each review job a schedule run creates
+	 * uses one, and a run with none left is refused and disables its schedule, as the service does
+	 * when an account runs out. null: never runs out.
+	 */
+	credits: number | null;
 }
 
 export type MissingScheduleAnswer = 404 | 400 | 403;
@@ -99,6 +110,8 @@ export const DEFAULT_CONFIG: SimConfig = {
 	reviewErrors: 'http200',
 	scheduleLimit: 500,
 	missingSchedule: 404,
+	scheduleFailureLimit: 10,
+	credits: null,
 };
 
 /** What the spec alone describes: no rate limit, HTTP error statuses, no schedule cap. */

@@ -34,7 +34,12 @@ import { ecommerceApi } from './routes/ecommerce';
 import { photoApi } from './routes/photo';
 import { resyncReviewJob, reviewApi } from './routes/review';
 import { reviewIndexApi } from './routes/reviewIndex';
-import { type FireResult, fireSchedule, schedulingApi } from './routes/scheduling';
+import {
+	type FireOptions,
+	type FireResult,
+	fireSchedule,
+	schedulingApi,
+} from './routes/scheduling';
 import { socialApi } from './routes/social';
 import { seedVideoRequest, videoApi } from './routes/video';
 import {
@@ -53,7 +58,7 @@ export type { CallbackRetryOptions, SimConfig, SimulatorOptions } from './config
 export type { DeliveryRecord, PayloadKind } from './callbacks';
 export type { Fault } from './faults';
 export type { SimulatorUrls, RouteResult } from './http';
-export type { FireResult } from './routes/scheduling';
+export type { FireOptions, FireResult } from './routes/scheduling';
 export type { Counts, RequestLogEntry } from './state';
 
 const APIS: ApiDefinition[] = [
@@ -134,7 +139,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 		this.port = options.port ?? 0;
 		this.initialConfig = mergeConfig(DEFAULT_CONFIG, ConfigPatch.parse(withoutPort(options)));
 		this.config = this.initialConfig;
-		this.state = new SimState(this.config.respondJobCount);
+		this.state = this.newState();
 		this.callbacks = new CallbackDeliverer(() => ({
 			retry: this.config.callbackRetry,
 			timeScale: this.config.timeScale,
@@ -217,9 +222,27 @@ export class Simulator implements SimRuntime, ControlTarget {
 			origin: 'schedule',
 		});
 		const api = APIS.find((candidate) => candidate.name === call.api)!;
-		const result = await this.execute(api, call);
+		const result = this.faultedRun(api, call, entry) ?? (await this.execute(api, call));
 		entry.responseStatus = result.status;
 		return result;
+	}
+
+	/**
+	 * A fault injected on the target API fails a schedule's run as it fails a client's request, so
+	 * tests can make runs fail in a row; a fault that needs a socket answers 500 here.
+	 */
+	private faultedRun(api: ApiDefinition, call: ApiCall, entry: RequestLogEntry) {
+		const fault = this.faultStore.take(
+			api.name,
+			call.method,
+			call.path,
+			`${JSON.stringify(call.query)} ${JSON.stringify(call.body ?? '')}`,
+		);
+		if (!fault) return undefined;
+		entry.fault = fault.kind;
+		if (fault.kind === 'refused') return this.asServiceAnswers(api, api.error(400, 'Refused'));
+		const early = FAULT_ANSWERS[fault.kind];
+		return this.asServiceAnswers(api, early ? early(fault) : api.error(500, 'Unknown error'));
 	}
 
 	// ------------------------------------------------------------ controls
@@ -231,7 +254,13 @@ export class Simulator implements SimRuntime, ControlTarget {
 		this.faultStore.clear();
 		this.rateLimiter.clear();
 		this.config = this.initialConfig;
-		this.state = new SimState(this.config.respondJobCount);
+		this.state = this.newState();
+	}
+
+	private newState(): SimState {
+		const state = new SimState(this.config.respondJobCount);
+		state.creditsLeft = this.config.credits;
+		return state;
 	}
 
 	/** Completes every job held by `holdCompletion`, in the order they were created. */
@@ -261,18 +290,37 @@ export class Simulator implements SimRuntime, ControlTarget {
 		this.faultStore.clear();
 	}
 
-	async fireSchedule(scheduleId: number): Promise<FireResult> {
-		const result = await fireSchedule(this, scheduleId);
+	async fireSchedule(scheduleId: number, options: FireOptions = {}): Promise<FireResult> {
+		const result = await fireSchedule(this, scheduleId, options);
 		if (!result) throw new Error(`Schedule ${scheduleId} not found`);
 		return result;
 	}
 
-	/** The spec does not say what disables a schedule; tests need one in that state. */
-	setScheduleDisabled(scheduleId: number, disabled: boolean): ScheduleBody {
+	private scheduleRecord(scheduleId: number) {
 		const record = this.state.schedules.get(scheduleId);
 		if (!record) throw new Error(`Schedule ${scheduleId} not found`);
-		record.schedule.disabled = disabled;
-		return record.schedule;
+		return record;
+	}
+
+	/** Puts a schedule in the state the service leaves it in after failures or lack of credits. */
+	setScheduleDisabled(scheduleId: number, disabled: boolean): ScheduleBody {
+		const { schedule } = this.scheduleRecord(scheduleId);
+		schedule.disabled = disabled;
+		return schedule;
+	}
+
+	/** The account holder deletes a schedule outside n8n: no request of a client is logged. */
+	deleteScheduleBehindTheBack(scheduleId: number): ScheduleBody {
+		const { schedule } = this.scheduleRecord(scheduleId);
+		this.state.schedules.delete(scheduleId);
+		return schedule;
+	}
+
+	/** Dates the last successful run (null: never), as days of silence would leave it. */
+	setLastSuccessfulRun(scheduleId: number, at: string | null): ScheduleBody {
+		const { schedule } = this.scheduleRecord(scheduleId);
+		schedule.last_successful_run = at;
+		return schedule;
 	}
 
 	deliveries(): DeliveryRecord[] {
@@ -286,6 +334,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 	configure(patch: ConfigPatchOptions): SimConfig {
 		const checked = ConfigPatch.parse(withoutPort(patch));
 		this.config = mergeConfig(this.config, checked);
+		if (checked.credits !== undefined) this.state.creditsLeft = checked.credits;
 		if (checked.respondJobCount !== undefined)
 			this.state.reseedRespondJobs(checked.respondJobCount);
 		return this.config;

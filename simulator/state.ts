@@ -62,6 +62,10 @@ export interface ScheduleRecord {
 	schedule: ScheduleBody;
 	/** Short endpoint name (`add`, `profiles`, ...) the schedule calls when fired. */
 	target: string;
+	/** Runs that failed since the last successful one; the service disables it at its limit. */
+	failedRunsInARow: number;
+	/** Review jobs of the last run: while one is still running, a run is skipped. */
+	lastRunJobIds: number[];
 }
 
 export interface ReviewIndexJob {
@@ -133,6 +137,8 @@ export class SimState {
 	readonly reviewIndexJobs = new Map<string, ReviewIndexJob>();
 	readonly requestLog: RequestLogEntry[] = [];
 	rateLimited = 0;
+	/** The account's credits left; null: it never runs out. */
+	creditsLeft: number | null = null;
 
 	private nextJobId = REVIEW_JOB_FIRST_ID;
 	private nextScheduleId = 1;

@@ -18,7 +18,7 @@ import {
 	type VideoSeedBody,
 } from '../schemas';
 import type { Counts, RequestLogEntry } from '../state';
-import type { FireResult } from './scheduling';
+import type { FireOptions, FireResult } from './scheduling';
 
 export interface ControlTarget {
 	readonly urls: SimulatorUrls;
@@ -28,8 +28,10 @@ export interface ControlTarget {
 	injectFault(spec: FaultSpecBody): Fault;
 	faults(): Fault[];
 	clearFaults(): void;
-	fireSchedule(scheduleId: number): Promise<FireResult>;
+	fireSchedule(scheduleId: number, options?: FireOptions): Promise<FireResult>;
 	setScheduleDisabled(scheduleId: number, disabled: boolean): unknown;
+	deleteScheduleBehindTheBack(scheduleId: number): unknown;
+	setLastSuccessfulRun(scheduleId: number, at: string | null): unknown;
 	deliveries(): DeliveryRecord[];
 	waitForDeliveries(count: number, timeoutMs: number): Promise<DeliveryRecord[]>;
 	configure(patch: ConfigPatchOptions): SimConfig;
@@ -53,6 +55,17 @@ export interface ControlRoute {
 }
 
 const ok = () => json(200, { ok: true });
+const ISO_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+const idOf = (req: ControlRequest) => Number(req.params.schedule_id);
+
+/** A change to one schedule: 404 when the service holds no such schedule. */
+function scheduleChange(change: () => unknown): RouteResult {
+	try {
+		return json(200, change());
+	} catch (error) {
+		return json(404, { message: error.message });
+	}
+}
 const invalid = (details: string) =>
 	json(400, { status: 'failed', message: 'Invalid request', details });
 
@@ -106,15 +119,34 @@ export const controlRoutes: ControlRoute[] = [
 	{
 		method: 'POST',
 		path: '/schedules/:schedule_id/fire',
+		// ?ignorePending=true runs even while the last run's job is pending (see FireOptions).
 		handler: async (sim, req) => {
 			if (!/^\d+$/.test(req.params.schedule_id)) {
 				return json(404, { message: 'Schedule not found' });
 			}
 			try {
-				return json(200, await sim.fireSchedule(Number(req.params.schedule_id)));
+				const ignorePending = req.query.ignorePending === 'true';
+				return json(200, await sim.fireSchedule(Number(req.params.schedule_id), { ignorePending }));
 			} catch (error) {
 				return json(404, { message: error.message });
 			}
+		},
+	},
+	{
+		method: 'DELETE',
+		path: '/schedules/:schedule_id',
+		// Deleted by the account holder outside n8n: the scheduling API's log does not show it.
+		handler: (sim, req) => scheduleChange(() => sim.deleteScheduleBehindTheBack(idOf(req))),
+	},
+	{
+		method: 'POST',
+		path: '/schedules/:schedule_id/last-successful-run',
+		handler: (sim, req) => {
+			const at = (req.body as { at?: unknown } | undefined)?.at;
+			if (at !== null && (typeof at !== 'string' || !ISO_WITHOUT_ZONE.test(at))) {
+				return invalid('at must be null or YYYY-MM-DDThh:mm:ss');
+			}
+			return scheduleChange(() => sim.setLastSuccessfulRun(idOf(req), at));
 		},
 	},
 	{

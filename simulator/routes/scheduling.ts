@@ -18,6 +18,7 @@ import {
 	type SimRuntime,
 } from '../http';
 import { formatZodError, type ScheduleBody, ScheduleCreateRequest } from '../schemas';
+import type { ScheduleRecord } from '../state';
 
 const envelope = (schedules: ScheduleBody[]) => ({ status: 'success', results: schedules });
 
@@ -57,7 +58,12 @@ function create(ctx: RouteContext) {
 		last_request_id: null,
 		last_successful_request_id: null,
 	};
-	ctx.rt.state.schedules.set(schedule.schedule_id, { schedule, target: request.endpoint });
+	ctx.rt.state.schedules.set(schedule.schedule_id, {
+		schedule,
+		target: request.endpoint,
+		failedRunsInARow: 0,
+		lastRunJobIds: [],
+	});
 	return json(201, envelope([schedule]));
 }
 
@@ -105,16 +111,38 @@ function queryString(params: Record<string, unknown>): Record<string, string> {
 
 export interface FireResult {
 	schedule: ScheduleBody;
-	/** Run id, also stored as the schedule's `last_request_id`. */
-	request_id: string;
+	/** Run id, also stored as the schedule's `last_request_id`; null for a run not made. */
+	request_id: string | null;
 	target: { method: 'POST'; url: string };
+	/**
+	 * A run the service did not make: the schedule is disabled, or its last run's job is still
+	 * running (REAL-SERVICE.md: a run is skipped while the previous one is pending).
+	 */
+	skipped?: 'disabled' | 'pending';
+	/** The target API's answer; for a skipped run, 409 with the reason. */
 	response: RouteResult;
 }
 
-/** Performs the stored call the way the service would on a scheduled run, credentials added. */
-export async function fireSchedule(rt: SimRuntime, scheduleId: number): Promise<FireResult | null> {
-	const record = rt.state.schedules.get(scheduleId);
-	if (!record) return null;
+export interface FireOptions {
+	/**
+	 * Runs even while the last run's job is pending: a stand-in for many schedules' runs at once
+	 * (the burst bench), which one real schedule never makes.
+	 */
+	ignorePending?: boolean;
+}
+
+const PENDING_STATES = new Set(['queued', 'maintenance']);
+
+/** Review job ids in a review API answer: add's `job_id`, or each add_bulk element's. */
+function jobIdsOf(body: unknown): number[] {
+	const records = Array.isArray(body) ? body : [body];
+	return records
+		.map((record) => (record as { job_id?: unknown } | null)?.job_id)
+		.filter((id): id is number => typeof id === 'number');
+}
+
+/** The call a run makes: the stored request to the target API, credentials added. */
+function runCall(rt: SimRuntime, record: ScheduleRecord): ApiCall {
 	const { schedule, target } = record;
 	const headers = Object.fromEntries(
 		Object.entries(schedule.payload.headers).map(([name, value]) => [name.toLowerCase(), value]),
@@ -122,38 +150,83 @@ export async function fireSchedule(rt: SimRuntime, scheduleId: number): Promise<
 	const query = queryString(schedule.payload.query_params);
 	const sendsBody =
 		Array.isArray(schedule.payload.body) || Object.keys(schedule.payload.body).length > 0;
-	const call: ApiCall =
-		schedule.service === 'rsapi'
-			? {
-					api: 'review',
-					method: 'POST',
-					path: `/api/v2/profiles/${target}`,
-					query,
-					headers: { ...headers, 'spiderman-token': rt.config.token },
-					body: sendsBody ? schedule.payload.body : undefined,
-				}
-			: {
-					api: 'review-index',
-					method: 'POST',
-					path: `/${target}`,
-					query: { ...query, api_key: rt.config.apiKey },
-					headers,
-					body: sendsBody ? schedule.payload.body : undefined,
-				};
-	const response = await rt.call(call);
+	return schedule.service === 'rsapi'
+		? {
+				api: 'review',
+				method: 'POST',
+				path: `/api/v2/profiles/${target}`,
+				query,
+				headers: { ...headers, 'spiderman-token': rt.config.token },
+				body: sendsBody ? schedule.payload.body : undefined,
+			}
+		: {
+				api: 'review-index',
+				method: 'POST',
+				path: `/${target}`,
+				query: { ...query, api_key: rt.config.apiKey },
+				headers,
+				body: sendsBody ? schedule.payload.body : undefined,
+			};
+}
+
+const NO_CREDITS = json(200, {
+	success: false,
+	status: 402,
+	message: 'Request refused: not enough credits',
+});
+
+/**
+ * Performs the stored call the way the service would on a scheduled run, credentials added: none
+ * while the schedule is disabled or its last job still runs; refused, and the schedule disabled,
+ * when the account has no credits left; the schedule disabled after its limit of failed runs in
+ * a row (REAL-SERVICE.md).
+ */
+export async function fireSchedule(
+	rt: SimRuntime,
+	scheduleId: number,
+	options: FireOptions = {},
+): Promise<FireResult | null> {
+	const record = rt.state.schedules.get(scheduleId);
+	if (!record) return null;
+	const { schedule } = record;
+	const target = { method: 'POST' as const, url: schedule.endpoint };
+	const skip = (reason: 'disabled' | 'pending'): FireResult => ({
+		schedule,
+		request_id: null,
+		target,
+		skipped: reason,
+		response: json(409, { message: `run skipped: ${reason}` }),
+	});
+	if (schedule.disabled) return skip('disabled');
+	const stillRunning = record.lastRunJobIds.some((id) =>
+		PENDING_STATES.has(rt.state.reviewJobs.get(id)?.state ?? ''),
+	);
+	if (stillRunning && !options.ignorePending) return skip('pending');
+
+	const outOfCredits = rt.state.creditsLeft !== null && rt.state.creditsLeft <= 0;
+	const response = outOfCredits ? NO_CREDITS : await rt.call(runCall(rt, record));
 	const runId = rt.state.newRequestId('schedule-run');
 	schedule.last_request_id = runId;
 	const body = response.body as { success?: unknown } | null;
-	if (response.status >= 200 && response.status < 300 && body?.success !== false) {
+	const succeeded =
+		!outOfCredits && response.status >= 200 && response.status < 300 && body?.success !== false;
+	if (succeeded) {
 		schedule.last_successful_run = isoWithoutZone(new Date());
 		schedule.last_successful_request_id = runId;
+		record.failedRunsInARow = 0;
+		record.lastRunJobIds = jobIdsOf(response.body);
+		if (rt.state.creditsLeft !== null) {
+			const used = Math.max(1, record.lastRunJobIds.length);
+			rt.state.creditsLeft = Math.max(0, rt.state.creditsLeft - used);
+		}
+	} else {
+		record.failedRunsInARow++;
+		const limit = rt.config.scheduleFailureLimit;
+		if (outOfCredits || (limit !== null && record.failedRunsInARow >= limit)) {
+			schedule.disabled = true;
+		}
 	}
-	return {
-		schedule,
-		request_id: runId,
-		target: { method: 'POST', url: schedule.endpoint },
-		response,
-	};
+	return { schedule, request_id: runId, target, response };
 }
 
 export const schedulingApi: ApiDefinition = {

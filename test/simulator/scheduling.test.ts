@@ -316,3 +316,90 @@ describe('firing schedules', () => {
 		await expect(sim.fireSchedule(77)).rejects.toThrow('Schedule 77 not found');
 	});
 });
+
+describe('what the service does to a schedule by itself (REAL-SERVICE.md, Schedules)', () => {
+	const scheduleOf = async (body: unknown = valid) =>
+		(await create(body)).body.results[0].schedule_id as number;
+	const stored = async (id: number) =>
+		(await http('GET', `${sim.urls.schedulingUrl}/schedules/${id}`, { headers: keyAuth(sim) })).body
+			.results[0];
+
+	it('disables a schedule after 10 failed runs in a row, and runs it no more', async () => {
+		const id = await scheduleOf();
+		sim.injectFault({ kind: 'success-false', api: 'review', path: '/profiles/add', times: 10 });
+		for (let run = 1; run <= 9; run++) {
+			const fired = await sim.fireSchedule(id);
+			expect(fired.skipped).toBeUndefined();
+			expect(fired.schedule.disabled).toBe(false);
+		}
+		const tenth = await sim.fireSchedule(id);
+		expect(tenth.response.body).toMatchObject({ success: false });
+		expect((await stored(id)).disabled).toBe(true);
+		const after = await sim.fireSchedule(id);
+		expect(after).toMatchObject({ skipped: 'disabled', request_id: null });
+		expect(sim.counts().jobs).toBe(0);
+	});
+
+	it('a successful run starts the count of failures again', async () => {
+		const id = await scheduleOf();
+		sim.injectFault({ kind: '500', api: 'review', path: '/profiles/add', times: 9 });
+		for (let run = 0; run < 9; run++) await sim.fireSchedule(id);
+		expect((await sim.fireSchedule(id)).response.status).toBe(200);
+		sim.injectFault({ kind: '500', api: 'review', path: '/profiles/add', times: 9 });
+		for (let run = 0; run < 9; run++) {
+			sim.releaseHeldJobs();
+			await sim.fireSchedule(id, { ignorePending: true });
+		}
+		expect((await stored(id)).disabled).toBe(false);
+	});
+
+	it('skips a run while the last run\u2019s job is pending, and runs once it has finished', async () => {
+		sim.configure({ holdCompletion: true });
+		const id = await scheduleOf();
+		const first = await sim.fireSchedule(id);
+		expect(first.response.body).toMatchObject({ success: true, job_id: 10001 });
+		const second = await sim.fireSchedule(id);
+		expect(second).toMatchObject({ skipped: 'pending', request_id: null });
+		expect(second.schedule.last_request_id).toBe(first.request_id);
+		expect(sim.counts().jobs).toBe(1);
+		sim.releaseHeldJobs();
+		const third = await sim.fireSchedule(id);
+		expect(third.response.body).toMatchObject({ success: true, job_id: 10002 });
+	});
+
+	it('disables a schedule when the account has no credits left', async () => {
+		sim.configure({ credits: 1, holdCompletion: true });
+		const id = await scheduleOf();
+		expect((await sim.fireSchedule(id)).response.body).toMatchObject({ success: true });
+		sim.releaseHeldJobs();
+		const refused = await sim.fireSchedule(id);
+		expect(refused.response.body).toMatchObject({
+			success: false,
+			message: 'Request refused: not enough credits',
+		});
+		expect((await stored(id)).disabled).toBe(true);
+		expect(sim.counts().jobs).toBe(1);
+	});
+
+	it('is deleted behind a client\u2019s back, and aged, through the control API', async () => {
+		const id = await scheduleOf();
+		const control = (path: string) => `${sim.urls.controlUrl}${path}`;
+		const aged = await http('POST', control(`/schedules/${id}/last-successful-run`), {
+			body: { at: '2026-01-02T03:04:05' },
+		});
+		expect(aged.body.last_successful_run).toBe('2026-01-02T03:04:05');
+		expect((await stored(id)).last_successful_run).toBe('2026-01-02T03:04:05');
+		const bad = await http('POST', control(`/schedules/${id}/last-successful-run`), {
+			body: { at: 'yesterday' },
+		});
+		expect(bad.status).toBe(400);
+		sim.clearRequests();
+		expect((await http('DELETE', control(`/schedules/${id}`))).status).toBe(200);
+		expect(sim.requests()).toEqual([]);
+		const gone = await http('GET', `${sim.urls.schedulingUrl}/schedules/${id}`, {
+			headers: keyAuth(sim),
+		});
+		expect(gone.status).toBe(404);
+		expect((await http('DELETE', control(`/schedules/${id}`))).status).toBe(404);
+	});
+});

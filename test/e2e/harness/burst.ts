@@ -153,7 +153,7 @@ export async function heldScheduleDeliveries(
 	const deliver = simulator.deliver;
 	try {
 		for (let run = 0; run < count; run++) {
-			const fired = await simulator.fireSchedule(scheduleId);
+			const fired = await simulator.fireSchedule(scheduleId, { ignorePending: true });
 			if (fired.response.status !== 200) {
 				throw new Error(`schedule run ${run}: HTTP ${fired.response.status}`);
 			}
