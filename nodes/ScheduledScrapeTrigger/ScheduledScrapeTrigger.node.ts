@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type {
+	IDataObject,
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { scrapingApiTest } from '../shared/outgoing/credentialTest';
-import { profileFromParameters } from '../shared/outgoing/profile';
 import { refuseUnreachableCallbacks } from '../shared/outgoing/callbackReachability';
 import {
 	createSchedule,
@@ -24,31 +28,12 @@ import {
 	withSecretQuery,
 } from '../shared/incoming/trigger/delivery';
 import { readDeliveryOptions } from '../shared/incoming/trigger/options';
-import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
 import { scheduledTriggerPanel } from '../shared/incoming/trigger/panel';
 import { FieldReader } from '../shared/outgoing/validation';
 import { FREQUENCY_OPTIONS } from '../shared/outgoing/schedule/scheduleOptions';
 import { COLLECT_OPTIONS, properties } from './description';
-import { scheduleBodyFor, TRIGGER_PROFILE_KEYS, type TriggerSettings } from './schedule';
-
-interface TriggerState extends DeliveryMemory {
-	scheduleId?: number;
-	secret?: string;
-	callbackBase?: string;
-}
-
-function settingsOf(context: IHookFunctions): TriggerSettings {
-	const parameter = (name: string, fallback: unknown = '') =>
-		context.getNodeParameter(name, fallback) as never;
-	return {
-		collect: parameter('collect', 'profile'),
-		frequency: parameter('frequency', 'daily'),
-		profiles: parameter('profiles', '[]'),
-		reviewIndexEndpoint: parameter('reviewIndexEndpoint', 'profiles'),
-		reviewIndexParameters: parameter('reviewIndexParameters', '{}'),
-		profile: profileFromParameters(TRIGGER_PROFILE_KEYS, (name) => parameter(name, undefined)),
-	};
-}
+import { scheduleBodyFor, scheduleNameFor, triggerSettings, type TriggerState } from './schedule';
+import { watchSchedule } from './watcher';
 
 /** An expression that shows a parameter's option name. */
 const labelOf = (options: Array<{ name: string; value: string }>, parameter: string) =>
@@ -70,7 +55,10 @@ export class ScheduledScrapeTrigger implements INodeType {
 			'Starts the workflow with new reviews every day, week or month: creates its own collection schedule on the service while the workflow is active',
 		defaults: { name: 'Recurring Reviews Trigger' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		// Notices about the schedule leave apart from deliveries: a workflow built on the deliveries
+		// never sees one, and one saved before the second output existed keeps working unchanged.
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		outputNames: ['Deliveries', 'Schedule Notices'],
 		credentials: [{ name: 'scrapingApi', required: true, testedBy: 'scrapingApiTest' }],
 		// The trigger gives the service its own URL: there is nothing for the user to paste.
 		webhooks: [deliveryWebhook('scheduled', { ndvHideUrl: true })],
@@ -88,9 +76,11 @@ export class ScheduledScrapeTrigger implements INodeType {
 				const state = this.getWorkflowStaticData('node') as TriggerState;
 				if (!state.scheduleId) return false;
 				const schedule = await findSchedule.call(this, state.scheduleId);
+				// A disabled one is kept, for the watcher to tell, unless the user asked to mend it.
+				const mendOn = (this.getNodeParameter('options', {}) as IDataObject).mendSchedule === true;
 				const usable =
 					schedule !== undefined &&
-					schedule.disabled !== true &&
+					(schedule.disabled !== true || !mendOn) &&
 					state.callbackBase === this.getNodeWebhookUrl('default');
 				if (!usable) await forgetSchedule.call(this, state, schedule !== undefined);
 				return usable;
@@ -100,12 +90,11 @@ export class ScheduledScrapeTrigger implements INodeType {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const secret = randomBytes(24).toString('hex');
 				const callback = withSecretQuery(webhookUrl, secret);
-				const workflow = this.getWorkflow();
 				const body = scheduleBodyFor(
 					new FieldReader(this.getNode(), 0),
-					settingsOf(this),
+					triggerSettings(this),
 					callback,
-					`n8n: ${workflow.name ?? workflow.id}`.slice(0, 100),
+					scheduleNameFor(this.getWorkflow()),
 				);
 				// Its deliveries are this trigger's webhook calls: a schedule they cannot reach would run,
 				// and bill, every day for nothing.
@@ -116,6 +105,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 				state.scheduleId = Number(schedule.schedule_id);
 				state.secret = secret;
 				state.callbackBase = webhookUrl;
+				state.createdAt = new Date().toISOString();
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -124,6 +114,18 @@ export class ScheduledScrapeTrigger implements INodeType {
 			},
 		},
 	};
+
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return await watchSchedule.call(this);
+	}
+
+	/**
+	 * n8n runs a start node that has trigger() through it in a manual run, and through execute()
+	 * first when there is one: this passes a test delivery, a delivery and a notice on unchanged.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData(0), this.getInputData(1) ?? []];
+	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const state = this.getWorkflowStaticData('node') as TriggerState;
@@ -155,6 +157,7 @@ async function forgetSchedule(
 	// The memory of the old schedule's deliveries goes with it (n8n 1.x kept it in the static data
 	// of a deactivated workflow).
 	delete state.recentDeliveries;
+	delete state.createdAt;
 	if (!scheduleId || !mayExist) return;
 	try {
 		await deleteSchedule.call(this, scheduleId);

@@ -14,6 +14,7 @@ import {
 } from '../shared/incoming/trigger/options';
 import { allowPrivateCallbackOption } from '../shared/outgoing/callbackReachability';
 import { TRIGGER_PROFILE_KEYS } from './schedule';
+import { mendScheduleOption, scheduleCheckOption } from './scheduleHealth';
 
 /** Where the trigger's profile fields differ from Profile → Add's. */
 const TRIGGER_FIELD_CHANGES: Partial<Record<ProfileKey, Partial<INodeProperties>>> = {
@@ -88,7 +89,9 @@ export const properties: INodeProperties[] = [
 	deliveryOptions([
 		allowPrivateCallbackOption,
 		dedupeOption,
+		mendScheduleOption,
 		largeDeliveriesOption,
+		scheduleCheckOption,
 		splitResultsOption,
 	]),
 ];

@@ -1,6 +1,12 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IWorkflowMetadata } from 'n8n-workflow';
 
-import type { ProfileKey, RawProfile } from '../shared/outgoing/profile';
+import type { DeliveryMemory } from '../shared/incoming/trigger/recentDeliveries';
+
+import {
+	profileFromParameters,
+	type ProfileKey,
+	type RawProfile,
+} from '../shared/outgoing/profile';
 import { buildScheduleBody } from '../shared/outgoing/schedule/scheduleBody';
 import { parseJsonParameter, type FieldReader } from '../shared/outgoing/validation';
 
@@ -21,6 +27,39 @@ export interface TriggerSettings {
 	reviewIndexParameters?: unknown;
 	/** One Review Profile's fields, by service key, not yet checked. */
 	profile: RawProfile;
+}
+
+/** What the trigger keeps in the workflow's static data about the schedule it owns. */
+export interface TriggerState extends DeliveryMemory {
+	scheduleId?: number;
+	secret?: string;
+	/** The webhook URL the schedule delivers to, without the secret. */
+	callbackBase?: string;
+	/** When the schedule was created: a silence before its first run is counted from here. */
+	createdAt?: string;
+}
+
+export function scheduleNameFor(workflow: IWorkflowMetadata): string {
+	return `n8n: ${workflow.name ?? workflow.id}`.slice(0, 100);
+}
+
+/** Reads a node parameter, with a fallback: any n8n context's getNodeParameter. */
+export interface ParameterSource {
+	getNodeParameter(name: string, fallback?: unknown): unknown;
+}
+
+/** The trigger's settings as the workflow holds them, read the same way on activation and mending. */
+export function triggerSettings(context: ParameterSource): TriggerSettings {
+	const parameter = (name: string, fallback: unknown = '') =>
+		context.getNodeParameter(name, fallback) as never;
+	return {
+		collect: parameter('collect', 'profile'),
+		frequency: parameter('frequency', 'daily'),
+		profiles: parameter('profiles', '[]'),
+		reviewIndexEndpoint: parameter('reviewIndexEndpoint', 'profiles'),
+		reviewIndexParameters: parameter('reviewIndexParameters', '{}'),
+		profile: profileFromParameters(TRIGGER_PROFILE_KEYS, (name) => parameter(name, undefined)),
+	};
 }
 
 /**

@@ -1,11 +1,11 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
 import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
 import { credentialTypes, credentialsFor, startReceiver, useSimulator } from './fixtures';
-import { triggerHarness } from './harness';
+import { runWorkflow, triggerHarness } from './harness';
 
 const context = useSimulator();
 const TYPE = 'n8n-nodes-review-scraping.scheduledScrapeTrigger';
@@ -71,10 +71,17 @@ describe('Scheduled Scrape Trigger lifecycle', () => {
 		await node.lifecycle('create');
 		expect(await schedules()).toHaveLength(1);
 
+		// A disabled one stays, for the watcher to tell, unless Mend Schedule is on.
 		const recreated = node.staticData[`node:${NODE}`] as IDataObject;
 		context.sim.setScheduleDisabled(Number(recreated.scheduleId), true);
-		expect(await node.lifecycle('checkExists')).toBe(false);
-		expect(await schedules()).toEqual([]);
+		expect(await node.lifecycle('checkExists')).toBe(true);
+		expect(context.sim.state.schedules.size).toBe(1);
+		const mending = trigger({ ...onePizzaProfile, options: { mendSchedule: true } });
+		await mending.lifecycle('create');
+		const mendingState = mending.staticData[`node:${NODE}`] as IDataObject;
+		context.sim.setScheduleDisabled(Number(mendingState.scheduleId), true);
+		expect(await mending.lifecycle('checkExists')).toBe(false);
+		expect([...context.sim.state.schedules.keys()]).toEqual([recreated.scheduleId]);
 	});
 
 	it.each([400, 403] as const)(
@@ -270,5 +277,206 @@ describe('Recurring Reviews Trigger: what its defaults send', () => {
 		expect(sent).not.toHaveProperty('blocks');
 		expect(sent).not.toHaveProperty('external_identifier');
 		expect(await node.lifecycle('delete')).toBe(true);
+	});
+});
+
+describe('Recurring Reviews Trigger: watching its schedule', () => {
+	const SCHEDULING_PATH = /^\/schedules\/\d+$/;
+	const noticesOf = (emitted: INodeExecutionData[][][]) =>
+		emitted.map((outputs) => {
+			expect(outputs[0]).toEqual([]);
+			expect(outputs[1]).toHaveLength(1);
+			return outputs[1][0].json;
+		});
+
+	async function published(parameters: INodeParameters = onePizzaProfile) {
+		const node = trigger(parameters);
+		await node.lifecycle('create');
+		const state = node.staticData[`node:${NODE}`] as IDataObject;
+		context.sim.clearRequests();
+		const active = await node.activateTrigger();
+		return { node, state, active, scheduleId: Number(state.scheduleId) };
+	}
+
+	it('reads its schedule and nothing else while it is healthy, and tells nothing', async () => {
+		const { active, scheduleId } = await published();
+		for (let look = 0; look < 3; look++) await active.tick();
+		expect(active.emitted).toEqual([]);
+		const requests = context.sim.requests();
+		expect(requests).toHaveLength(4);
+		for (const request of requests) {
+			expect(request).toMatchObject({ api: 'scheduling', method: 'GET' });
+			expect(request.path).toBe(`/schedules/${scheduleId}`);
+			expect(request.path).toMatch(SCHEDULING_PATH);
+		}
+	});
+
+	it('tells once when the service disables it after 10 failed runs, and once when it is back', async () => {
+		const { active, scheduleId } = await published();
+		context.sim.injectFault({
+			kind: 'success-false',
+			api: 'review',
+			path: '/profiles/add',
+			times: 10,
+		});
+		for (let run = 0; run < 10; run++) await context.sim.fireSchedule(scheduleId);
+		await active.tick();
+		await active.tick();
+		const [disabled] = noticesOf(active.emitted);
+		expect(active.emitted).toHaveLength(1);
+		expect(disabled).toMatchObject({
+			notice: 'disabled',
+			scheduleId,
+			frequency: 'weekly',
+			lastSuccessfulRun: null,
+			scheduleName: 'n8n: Harness trigger workflow',
+		});
+		expect(disabled.message).toContain('Turn on Options → Mend Schedule');
+		expect(Date.parse(String(disabled.noticedAt))).not.toBeNaN();
+
+		context.sim.setScheduleDisabled(scheduleId, false);
+		await active.tick();
+		await active.tick();
+		expect(noticesOf(active.emitted)).toHaveLength(2);
+		expect(noticesOf(active.emitted)[1]).toMatchObject({
+			notice: 'recovered',
+			previousNotice: 'disabled',
+			scheduleId,
+		});
+	});
+
+	it('tells when the account ran out of credits, and when the schedule is gone', async () => {
+		const { active, scheduleId } = await published();
+		context.sim.configure({ credits: 0 });
+		await context.sim.fireSchedule(scheduleId);
+		await active.tick();
+		context.sim.deleteScheduleBehindTheBack(scheduleId);
+		await active.tick();
+		await active.tick();
+		expect(noticesOf(active.emitted).map((notice) => notice.notice)).toEqual(['disabled', 'gone']);
+		expect(String(noticesOf(active.emitted)[1].message)).toContain('no longer exists');
+	});
+
+	it('tells when its runs stopped: no successful run for two of its periods', async () => {
+		const { active, scheduleId } = await published({ ...onePizzaProfile, frequency: 'daily' });
+		const hoursAgo = (hours: number) =>
+			new Date(Date.now() - hours * 3_600_000).toISOString().slice(0, 19);
+		context.sim.setLastSuccessfulRun(scheduleId, hoursAgo(47));
+		await active.tick();
+		expect(active.emitted).toEqual([]);
+		context.sim.setLastSuccessfulRun(scheduleId, hoursAgo(49));
+		await active.tick();
+		expect(noticesOf(active.emitted)[0]).toMatchObject({
+			notice: 'silent',
+			lastSuccessfulRun: hoursAgo(49),
+		});
+	});
+
+	it('with Mend Schedule on, replaces a disabled schedule with the same settings and secret, which delivers', async () => {
+		const receiver = await startReceiver();
+		try {
+			const node = trigger({ ...onePizzaProfile, options: { mendSchedule: true } }, receiver.url);
+			await node.lifecycle('create');
+			const state = node.staticData[`node:${NODE}`] as IDataObject;
+			const oldId = Number(state.scheduleId);
+			const [old] = await schedules();
+			const active = await node.activateTrigger();
+			context.sim.setScheduleDisabled(oldId, true);
+			await active.tick();
+			const [mended] = noticesOf(active.emitted);
+			const newId = Number(state.scheduleId);
+			expect(newId).not.toBe(oldId);
+			expect(mended).toMatchObject({ notice: 'disabled', mended: { scheduleId: newId } });
+			const [replacement] = await schedules();
+			expect(replacement.schedule_id).toBe(newId);
+			expect(replacement.payload).toEqual(old.payload);
+			expect(replacement.frequency).toBe(old.frequency);
+
+			await active.tick();
+			expect(noticesOf(active.emitted)[1]).toMatchObject({
+				notice: 'recovered',
+				scheduleId: newId,
+			});
+
+			await context.sim.fireSchedule(newId);
+			await context.sim.waitForDeliveries(1, 5000);
+			const [delivery] = receiver.received;
+			const url = new URL(delivery.url, receiver.url);
+			const received = await node.receive({
+				body: delivery.body,
+				query: Object.fromEntries(url.searchParams),
+			});
+			expect(received.response.workflowData?.[0][0].json).toMatchObject({
+				kind: 'reviewJob',
+				scheduleId: newId,
+			});
+		} finally {
+			await receiver.close();
+		}
+	});
+
+	it('with Mend Schedule on, creates a deleted schedule again; a refused create is told once', async () => {
+		const { active, state, scheduleId } = await published({
+			...onePizzaProfile,
+			options: { mendSchedule: true },
+		});
+		context.sim.deleteScheduleBehindTheBack(scheduleId);
+		context.sim.injectFault({ kind: '500', api: 'scheduling', method: 'POST', times: 20 });
+		await active.tick();
+		await active.tick();
+		expect(noticesOf(active.emitted)).toHaveLength(1);
+		expect(noticesOf(active.emitted)[0]).toMatchObject({
+			notice: 'gone',
+			mended: { error: expect.any(String) },
+		});
+		context.sim.clearFaults();
+		await active.tick();
+		const newId = Number(state.scheduleId);
+		expect(newId).not.toBe(scheduleId);
+		expect(noticesOf(active.emitted)[1]).toMatchObject({
+			notice: 'gone',
+			mended: { scheduleId: newId },
+		});
+		expect((await schedules()).map((schedule) => schedule.schedule_id)).toEqual([newId]);
+	});
+
+	it('looks as often as its frequency asks, or as set; Off registers nothing', async () => {
+		const cronsOf = async (parameters: INodeParameters) =>
+			(await (await published(parameters)).active).crons;
+		const [weekly] = await cronsOf(onePizzaProfile);
+		expect(weekly).toMatch(/^\d+ \d+ \d\/6 \* \* \*$/);
+		const [daily] = await cronsOf({ ...onePizzaProfile, frequency: 'daily' });
+		expect(daily).toMatch(/^\d+ \d+ \* \* \* \*$/);
+		const [monthly] = await cronsOf({ ...onePizzaProfile, frequency: 'monthly' });
+		expect(monthly).toMatch(/^\d+ \d+ \d+ \* \* \*$/);
+		expect(await cronsOf({ ...onePizzaProfile, options: { scheduleCheck: 'tenSeconds' } })).toEqual(
+			['*/10 * * * * *'],
+		);
+		const off = await published({ ...onePizzaProfile, options: { scheduleCheck: 'off' } });
+		expect(off.active.crons).toEqual([]);
+		context.sim.setScheduleDisabled(off.scheduleId, true);
+		expect(context.sim.requests()).toEqual([]);
+	});
+
+	it("a notice leaves on the Schedule Notices output and a delivery on Deliveries, in n8n's engine", async () => {
+		const notice = { json: { notice: 'gone', scheduleId: 7 } };
+		const delivery = { json: { kind: 'reviewJob', jobId: 1 } };
+		for (const [startData, onDeliveries, onNotices] of [
+			[[[], [notice]], [], [notice.json]],
+			[[[delivery]], [delivery.json], []],
+		] as const) {
+			const run = await runWorkflow({
+				nodes: [{ name: NODE, type: TYPE, parameters: onePizzaProfile }],
+				nodeTypes: { [TYPE]: new ScheduledScrapeTrigger() },
+				credentialTypes,
+				credentials: credentialsFor(context.sim),
+				mode: 'trigger',
+				startData: startData as never,
+			});
+			expect(run.status).toBe('success');
+			expect(run.json(NODE, 0)).toEqual(onDeliveries);
+			expect(run.json(NODE, 1)).toEqual(onNotices);
+		}
+		expect(context.sim.requests()).toEqual([]);
 	});
 });

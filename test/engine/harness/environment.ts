@@ -36,6 +36,8 @@ export interface RunWorkflowOptions {
 	credentialTypes?: ICredentialType[];
 	/** Credential data by credential type name. */
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** What a trigger handed n8n, one array per output: the start nodes' data instead of one item. */
+	startData?: INodeExecutionData[][];
 	/** When given, an `Input` node emitting these items feeds every node without a parent. */
 	inputItems?: INodeExecutionData[];
 	/** `manual` unless given, as when a workflow is run from the editor. */

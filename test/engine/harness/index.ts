@@ -4,5 +4,5 @@ export { testCredential } from './credentialTest';
 export type { NodeSpec, RunWorkflowOptions } from './environment';
 export { INPUT_NODE, type NodeTypeMap } from './nodeTypes';
 export { chain, type HarnessRun, ResumeRefusedError, runWorkflow } from './run';
-export { type TriggerHarness, triggerHarness } from './trigger';
+export { type ActiveTrigger, type TriggerHarness, triggerHarness } from './trigger';
 export type { ResumeRequest } from './webhookRequest';

@@ -99,7 +99,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<HarnessRun>
 		executionData: {
 			nodeExecutionStack: startNodes.map((node) => ({
 				node,
-				data: { main: [[{ json: {} }]] },
+				data: { main: opts.startData ?? [[{ json: {} }]] },
 				source: null,
 			})),
 		},

@@ -1,7 +1,8 @@
-import { HookContext, WebhookContext } from 'n8n-core';
+import { HookContext, TriggerContext, WebhookContext } from 'n8n-core';
 import type {
 	IDataObject,
 	IHttpRequestMethods,
+	INodeExecutionData,
 	IWebhookData,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -21,12 +22,26 @@ export interface TriggerHarness {
 	/** Calls one of the node's webhookMethods as n8n does on activation (`isTest` for test mode). */
 	lifecycle(method: 'checkExists' | 'create' | 'delete', isTest?: boolean): Promise<boolean>;
 	webhookUrl(isTest?: boolean): string;
+	/**
+	 * Runs the node's trigger() as n8n does on the leader when the workflow is published, with the
+	 * crons it registers kept for the test to tick.
+	 */
+	activateTrigger(): Promise<ActiveTrigger>;
 	/** Calls the node's webhook() as n8n's webhook endpoint does, recording a refusal's status. */
 	receive(request: ResumeRequest): Promise<{
 		response: IWebhookResponseData;
 		status?: number;
 		body?: unknown;
 	}>;
+}
+
+export interface ActiveTrigger {
+	/** The cron expressions trigger() registered. */
+	crons: string[];
+	/** Every emit, in order: one array per output. */
+	emitted: INodeExecutionData[][][];
+	/** Runs every registered cron once, waiting for what its callback returns. */
+	tick(): Promise<void>;
 }
 
 /** One trigger node in a workflow that lives across calls, so static data persists like n8n's. */
@@ -75,6 +90,33 @@ export function triggerHarness(opts: RunWorkflowOptions & { node: string }): Tri
 			if (!methods?.[method])
 				throw new Error(`Node "${node.name}" has no webhookMethods.default.${method}`);
 			return await methods[method].call(hookContext(isTest));
+		},
+		activateTrigger: async () => {
+			const crons: Array<{ expression: string; onTick: (at: Date) => unknown }> = [];
+			const emitted: INodeExecutionData[][][] = [];
+			const context = new TriggerContext(
+				workflow,
+				node,
+				createAdditionalData(env),
+				'trigger',
+				'activate',
+				(data) => void emitted.push(data),
+				(error) => {
+					throw error;
+				},
+				(error) => {
+					throw error;
+				},
+				{ registerCron: ({ expression }, onTick) => void crons.push({ expression, onTick }) },
+			);
+			await nodeType.trigger!.call(context);
+			return {
+				crons: crons.map(({ expression }) => expression),
+				emitted,
+				tick: async () => {
+					for (const cron of crons) await cron.onTick(new Date());
+				},
+			};
 		},
 		receive: async (request) => {
 			const additionalData = createAdditionalData(env);

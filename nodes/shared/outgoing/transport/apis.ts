@@ -5,6 +5,7 @@ import type {
 	IHttpRequestMethods,
 	ILoadOptionsFunctions,
 	INode,
+	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -12,7 +13,11 @@ import { NodeOperationError } from 'n8n-workflow';
 export type ApiName = 'review' | 'scheduling' | 'ecommerce' | 'video' | 'photo' | 'social';
 
 export type RequestContext =
-	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| ITriggerFunctions;
 
 /** A request to one of the service's APIs, as an operation builds it. */
 export interface ServiceRequest {
