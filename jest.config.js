@@ -25,6 +25,7 @@ const compatFiles = [
 	'settings-matrix',
 	'callback-reachability',
 	'agent-tools',
+	'schedule-watch',
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
 /**
@@ -95,7 +96,7 @@ module.exports = {
 		}),
 		// The compatibility subset, run against other n8n versions (N8N_VERSION=…, see README): every
 		// node and operation, both triggers' lifecycles, Wait for Completion resumed and failed, the
-		// credential tests and Add Many's input modes.
+		// credential tests, Add Many's input modes and the Recurring Reviews Trigger's watching.
 		project('e2e-compat', {
 			testMatch: compatFiles,
 			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',

@@ -1,5 +1,6 @@
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
+import { withExpressionIsolate } from '../shared/host/internals';
 import { withSecretQuery } from '../shared/incoming/trigger/delivery';
 import { createSchedule, deleteSchedule, findSchedule } from '../shared/outgoing/schedule/client';
 import { toNodeError } from '../shared/outgoing/transport';
@@ -47,11 +48,15 @@ export async function watchSchedule(this: ITriggerFunctions): Promise<ITriggerRe
 		if (watch.looking) return;
 		watch.looking = true;
 		try {
-			await lookOnce.call(this, watch, frequency, mendOn);
+			await withExpressionIsolate(
+				this,
+				async () => await lookOnce.call(this, watch, frequency, mendOn),
+			);
 		} catch (error) {
 			const reason = toNodeError(this.getNode(), error, 0);
+			const detail = reason.description ? ` (${reason.description})` : '';
 			this.logger.warn(
-				`Recurring Reviews Trigger could not read its schedule: ${reason.message}. It looks again at its next check.`,
+				`Recurring Reviews Trigger could not read its schedule: ${reason.message}${detail}. It looks again at its next check.`,
 			);
 		} finally {
 			watch.looking = false;

@@ -206,10 +206,12 @@ describe('Scheduled Scrape Trigger', () => {
 		// Deleted on the service side; from now on the service answers 400 for that id.
 		simulator.state.schedules.delete(first.schedule_id);
 		simulator.configure({ missingSchedule: 400 });
+		// The watcher's reads (GET) aside: what deactivation and activation did with the old id.
 		const answersFor = (scheduleId: number) =>
 			simulator
 				.requests()
 				.filter((r) => r.api === 'scheduling' && r.path === `/schedules/${scheduleId}`)
+				.filter((r) => r.method !== 'GET')
 				.map((r) => [r.method, r.responseStatus]);
 
 		await client.deactivate(id);

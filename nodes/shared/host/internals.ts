@@ -3,6 +3,7 @@ import type {
 	IExecuteData,
 	IExecuteFunctions,
 	INode,
+	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -225,4 +226,26 @@ export function unreadRequest(context: IWebhookFunctions): UnreadRequest | undef
 		request.readable === true &&
 		request.readableEnded !== true;
 	return unread ? request : undefined;
+}
+
+// The expression isolate
+
+type IsolateHolder = { withIsolate?: <T>(work: () => Promise<T>) => Promise<T> };
+
+/**
+ * Runs `work` holding the workflow's expression isolate, which a request with a credential needs
+ * (its authentication is an expression). n8n holds it while a trigger is activated and closed, not
+ * while a cron the trigger registered ticks: n8n-core's TriggerContext keeps the Workflow as
+ * `workflow`, whose `expression.withIsolate` acquires one unless this caller holds it already
+ * (read in 2.41.1's n8n-workflow and n8n-core; 1.123.81 has the same method, a no-op without its
+ * VM evaluator). Without that door, `work` runs as it is.
+ */
+export async function withExpressionIsolate<T>(
+	context: ITriggerFunctions,
+	work: () => Promise<T>,
+): Promise<T> {
+	const expression = (context as { workflow?: { expression?: IsolateHolder } }).workflow
+		?.expression;
+	if (typeof expression?.withIsolate !== 'function') return await work();
+	return await expression.withIsolate(work);
 }
