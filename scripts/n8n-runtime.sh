@@ -61,13 +61,22 @@ find_node24() {
 	done
 }
 
+# The scripts below need install scripts (node@24's preinstall, sqlite3's compile): npm run passes
+# the project's ignore-scripts (.npmrc) to what it starts, so each asks for them.
 NODE_BIN="$(find_node24)"
+if [ -z "$NODE_BIN" ]; then
+	# Two first runs at once (npm start and npm test) install it once.
+	mkdir -p "$CACHE"
+	exec 7>"$CACHE/node$NODE_MAJOR.lock"
+	flock 7
+	NODE_BIN="$(find_node24)"
+fi
 if [ -z "$NODE_BIN" ]; then
 	log "Node $(node -v 2>/dev/null || echo '(none)') is older than $NODE_MAJOR: installing npm package node@$NODE_MAJOR into .cache/node$NODE_MAJOR"
 	mkdir -p "$NODE_DIR"
 	[ -f "$NODE_DIR/package.json" ] || echo '{"private":true}' >"$NODE_DIR/package.json"
 	with_heartbeat "node@$NODE_MAJOR" "$NODE_DIR" \
-		npm install --prefix "$NODE_DIR" --no-audit --no-fund --loglevel=warn "node@$NODE_MAJOR"
+		npm install --prefix "$NODE_DIR" --ignore-scripts=false --no-audit --no-fund --loglevel=warn "node@$NODE_MAJOR"
 	NODE_BIN="$(find_node24)"
 	if [ -z "$NODE_BIN" ]; then
 		# node@24 fetches its platform package in a preinstall script, which npm may be set to skip.
@@ -78,6 +87,7 @@ if [ -z "$NODE_BIN" ]; then
 	fi
 	[ -n "$NODE_BIN" ] || { log "no usable Node $NODE_MAJOR binary in .cache/node$NODE_MAJOR"; exit 1; }
 fi
+exec 7>&-
 # The headers live next to bin/ (include/node): node-gyp needs that folder, not the machine's default.
 NODE_HOME="$(dirname "$NODE_BIN")"
 log "Node $("$NODE_BIN/node" -v) at $NODE_BIN"
@@ -90,7 +100,7 @@ fi
 # sqlite3's prebuilt download cannot work here: it is compiled against Node 24's headers.
 build_sqlite_in() {
 	with_heartbeat "npm rebuild sqlite3 in ${1##*/} (compiles from source)" '' \
-		env npm_config_nodedir="$NODE_HOME" bash -c 'cd "$1" && npm rebuild sqlite3 --loglevel=warn' _ "$1"
+		env npm_config_nodedir="$NODE_HOME" bash -c 'cd "$1" && npm rebuild sqlite3 --ignore-scripts=false --loglevel=warn' _ "$1"
 }
 sqlite_dir() { echo "$CACHE/sqlite3-$1-node-abi$("$NODE_BIN/node" -p process.versions.modules)"; }
 # One build of a sqlite3 version for every n8n of .cache (a lock of its own, as n8n's below).

@@ -27,7 +27,7 @@ const waitForCompletionFields = (inUnitsFrom: number): INodeProperties[] => [
 	},
 	{
 		displayName:
-			'The service must reach n8n (WEBHOOK_URL set to its public address); n8n refuses a delivery over its 16 MiB body limit. Results come back as one item, records in "results" or "reviews" (Split Out: one per record); a failed job stops this node, and after the time limit the input items go on without "wait_status".',
+			'The service must reach n8n (WEBHOOK_URL: its public URL); n8n refuses deliveries over its 16 MiB body limit. Results come as one item (Split Out: one per record); an invalid_url or failed delivery stops this node; with none by the time limit (failed review jobs never call back) the items go on without "wait_status".',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',

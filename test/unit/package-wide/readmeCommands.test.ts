@@ -30,6 +30,8 @@ const ciLines = read('.ci/run')
 	.map((line) => line.trim())
 	.filter((line) => line !== '' && !line.startsWith('#'));
 const indexOfLine = (line: string): number => ciLines.indexOf(line);
+/** How .ci/run gives a README command the machine's own PATH, which it keeps before changing it. */
+const MACHINE_PATH = 'PATH="$machine_path" ';
 
 describe("the README's two commands, as CI runs them", () => {
 	const readme = read('README.md');
@@ -59,9 +61,11 @@ describe("the README's two commands, as CI runs them", () => {
 		}
 		if (indexOfLine(`readme_commands=(node ${SCRIPT})`) < 0)
 			problems.push(`.ci/run does not call ${SCRIPT}`);
-		const install = indexOfLine('bash -c "$readme_install"');
-		const test = indexOfLine('bash -c "$readme_test"');
-		const tryRun = ciLines.findIndex((line) => line.startsWith('"${readme_commands[@]}" run-try'));
+		const install = indexOfLine(`${MACHINE_PATH}bash -c "$readme_install"`);
+		const test = indexOfLine(`${MACHINE_PATH}bash -c "$readme_test"`);
+		const tryRun = ciLines.findIndex((line) =>
+			line.startsWith(`${MACHINE_PATH}"\${readme_commands[@]}" run-try`),
+		);
 		if (install < 0 || test < 0 || tryRun < 0)
 			problems.push('.ci/run does not run the install, test and try commands it read');
 		else if (!(install < test && test < tryRun))
@@ -74,6 +78,26 @@ describe("the README's two commands, as CI runs them", () => {
 		if (ownCommands.length > 0)
 			problems.push(`.ci/run installs, tests or starts by itself: ${ownCommands.join(' | ')}`);
 		if (problems.length > 0) throw new Error(`${problems.join('\n')}\n${FIX}`);
+	});
+
+	it("run in CI with the machine's own Node first on PATH, as a newcomer runs them", () => {
+		// Kept before anything changes PATH (the Node 24 phase puts Node 24 first for CI's own phases).
+		const kept = indexOfLine('machine_path="$PATH"');
+		const changesPath = ciLines.findIndex((line) => /(^|[\s;])(export )?PATH=/.test(line));
+		expect(kept).toBeGreaterThanOrEqual(0);
+		expect(changesPath).toBeGreaterThanOrEqual(0);
+		expect(kept).toBeLessThan(changesPath);
+		expect(ciLines.filter((line) => /\bmachine_path=/.test(line))).toEqual([
+			'machine_path="$PATH"',
+		]);
+		// Every line that runs a README command gives it that PATH.
+		const runsReadme = ciLines.filter(
+			(line) =>
+				/bash -c "\$readme_(install|test|try)"/.test(line) ||
+				/"\$\{readme_commands\[@\]\}" run-try/.test(line),
+		);
+		expect(runsReadme).toHaveLength(3);
+		for (const line of runsReadme) expect(line.startsWith(MACHINE_PATH)).toBe(true);
 	});
 
 	it('waits for the line npm start prints once it is ready (scripts/start.ts)', () => {

@@ -1,0 +1,86 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const SECTION = '## Install';
+/** The repository's part of the block: the README's install step, then a build and the tarball. */
+const REPOSITORY_LINE = 'npm install && npm run build && npm pack';
+
+/** The commands of the first bash block under README's Install, comments dropped. */
+function installBlock(): string[] {
+	const readme = readFileSync(join(root, 'README.md'), 'utf8');
+	const start = readme.indexOf(`\n${SECTION}\n`);
+	if (start < 0) throw new Error(`README.md has no "${SECTION}" section`);
+	const block = /^```bash\n([\s\S]*?)^```/m.exec(readme.slice(start));
+	if (!block) throw new Error(`README.md's "${SECTION}" section has no bash block`);
+	return block[1]
+		.split('\n')
+		.map((line) => line.replace(/\s+#.*$/, '').trim())
+		.filter(Boolean);
+}
+
+describe("README's Install, run as written against a fresh home folder", () => {
+	let work: string;
+	let home: string;
+	beforeAll(() => {
+		if (!existsSync(join(root, 'dist'))) throw new Error('Run `npm run build` before this suite');
+		work = mkdtempSync(join(tmpdir(), 'readme-install-'));
+		home = join(work, 'home');
+		mkdirSync(home);
+	});
+	afterAll(() => work && rmSync(work, { recursive: true, force: true }));
+
+	it('installs the packed package into ~/.n8n/nodes/node_modules, where n8n looks', () => {
+		const [repository, ...nodesFolder] = installBlock();
+		// The install and build are the README's try step, run by CI on a fresh clone; dist is built
+		// for this project. npm pack runs here into the work folder, not into the repository.
+		expect(repository).toBe(REPOSITORY_LINE);
+		const [packed] = JSON.parse(
+			execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+				cwd: root,
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'ignore'],
+			}),
+		) as Array<{ filename: string }>;
+		expect(existsSync(join(work, packed.filename))).toBe(true);
+
+		// A package.json above the nodes folder: without one of its own there, npm would install
+		// into this parent folder, and n8n would not find the package.
+		writeFileSync(join(work, 'package.json'), '{"private": true}\n');
+		const script = nodesFolder.join('\n').replaceAll('/path/to/', `${work}/`);
+		expect(script).toContain(`${work}/n8n-nodes-review-scraping-*.tgz`);
+		// A user's shell, not npm's: no npm_* variables of the test run (their prefix among them).
+		const env = Object.fromEntries(
+			Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
+		);
+		const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
+			cwd: work,
+			encoding: 'utf8',
+			env: {
+				...env,
+				HOME: home,
+				npm_config_cache: join(work, 'npm-cache'),
+				npm_config_audit: 'false',
+				npm_config_fund: 'false',
+				npm_config_update_notifier: 'false',
+			},
+			timeout: 60_000,
+		});
+		expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+
+		const installed = join(home, '.n8n', 'nodes', 'node_modules', pkg.name);
+		for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
+			expect(existsSync(join(installed, file))).toBe(true);
+		}
+		const nodesPackage = JSON.parse(
+			readFileSync(join(home, '.n8n', 'nodes', 'package.json'), 'utf8'),
+		);
+		expect(Object.keys(nodesPackage.dependencies)).toEqual([pkg.name]);
+		expect(existsSync(join(work, 'node_modules'))).toBe(false);
+		// Only the package: its peer (n8n-workflow) and dev dependencies are n8n's or nobody's.
+		expect(existsSync(join(home, '.n8n', 'nodes', 'node_modules', 'n8n-workflow'))).toBe(false);
+	});
+});
