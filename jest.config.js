@@ -51,9 +51,6 @@ const notRepeatedInQueueMode = [
 	'credentials',
 	'tools',
 	'migration-report',
-	// An n8n of its own with the documented single-machine settings; queue mode runs burst.test.ts
-	// behind the load balancer instead.
-	'burst-volume',
 	// The resume cliff is the default engine's; CI's queue cluster runs its webhook processes (where
 	// resume calls land) on the legacy one, and test/e2e-queue/waiting-at-scale.test.ts resumes a
 	// burst there.

@@ -57,7 +57,7 @@ const BENCHES: Array<{
 	{ id: 'intake-engine', run: expressionEngineIntake, fullOnly: true },
 	{ id: 'intake-isolates', run: isolateDiagnosis, onRequest: true },
 	{ id: 'burst', run: burst },
-	// Starts an n8n of its own for the volume env; its cells take minutes each at 1,000.
+	// Starts an n8n of its own for the legacy engine (a diagnostic); its cells take minutes each at 1,000.
 	{ id: 'resume-burst', run: resumeBurst, fullOnly: true },
 	// These two restart n8n for every measurement.
 	{ id: 'large-delivery', run: largeDelivery },

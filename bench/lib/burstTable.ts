@@ -29,43 +29,78 @@ export const RECEIVER_LABEL: Record<BurstCell['receiver'], string> = {
 	...RESUMER_LABEL,
 };
 
-/** The burst matrix as docs/running-at-scale.md shows it. */
+/**
+ * What docs/running-at-scale.md shows of a matrix: n8n's default settings, one n8n and queue mode,
+ * at the shorter patience. Every cell (the other settings, the longer patience, every process's
+ * memory) is in bench/results/full.md, which the page links.
+ */
+export const PAGE_SETTINGS = ['defaults', 'queue mode, defaults'];
+export const PAGE_PATIENCE_MS = 10_000;
+export const pageCells = (cells: BurstCell[]): BurstCell[] =>
+	cells.filter(
+		(cell) => PAGE_SETTINGS.includes(cell.setting) && cell.patienceMs === PAGE_PATIENCE_MS,
+	);
+
+const header = (what: string, started: string, last: string) => [
+	'n8n',
+	'front',
+	what,
+	'answered in time',
+	started,
+	'lost',
+	last,
+	'memory, start → peak',
+];
+
+/** A Markdown table with its columns padded to one width, as Prettier writes it. */
+export function markdownTable(head: string[], rows: string[][]): string[] {
+	const width = (text: string) => [...text].length;
+	const widths = head.map((title, column) =>
+		Math.max(3, width(title), ...rows.map((row) => width(row[column]))),
+	);
+	const line = (cells: string[]) =>
+		`| ${cells.map((cell, column) => cell + ' '.repeat(widths[column] - width(cell))).join(' | ')} |`;
+	return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
+/** The burst rows docs/running-at-scale.md shows. */
 export function burstTable(cells: BurstCell[], count: number): string {
 	return [
-		`${count.toLocaleString('en-US')} deliveries at once. Columns: n8n settings · what is in front of n8n · receiver · sender's patience · answered 200 in time · executions started · lost · last execution ended after · resident memory of each n8n process when the burst began → its peak (the cells of one setting measured in one run share an n8n, which keeps what the cells before took)`,
+		`${count.toLocaleString('en-US')} deliveries at once, each sender giving up after ${PAGE_PATIENCE_MS / 1000} s, n8n's default settings. Columns: one n8n or queue mode (main, two webhook processes, two workers) · what is in front of n8n · receiver · answered 200 in time · executions started · lost · last execution ended after · resident memory of the n8n process that grew most, when the burst began → its peak (the cells of one run share an n8n, which keeps what the cells before took)`,
 		'',
-		'| n8n | front | receiver | patience | answered in time | started | lost | last execution | memory, start → peak |',
-		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-		...tableRows(cells),
+		...markdownTable(header('receiver', 'started', 'last execution'), tableRows(pageCells(cells))),
 	].join('\n');
 }
 
-/** The resume matrix as docs/running-at-scale.md shows it. */
+/** The resume rows docs/running-at-scale.md shows. */
 export function resumeTable(cells: BurstCell[], count: number): string {
 	return [
-		`${count.toLocaleString('en-US')} waiting executions, every callback at once. Columns: n8n settings · what is in front of n8n (the resume URL's origin) · what the executions wait in · sender's patience · answered 200 in time · executions resumed · lost (still waiting) · last resumed execution ended after · each n8n process's resident memory when the callbacks went out → its peak (the cells of one setting measured in one run share an n8n, or a queue-mode cluster: main, webhook processes, workers)`,
+		`${count.toLocaleString('en-US')} waiting executions, every callback at once, each sender giving up after ${PAGE_PATIENCE_MS / 1000} s, n8n's default settings. Columns: one n8n or queue mode · what is in front of n8n (the resume URL's origin) · what the executions wait in · answered 200 in time · executions resumed · lost (still waiting) · last resumed execution ended after · resident memory of the n8n process that grew most, when the callbacks went out → its peak`,
 		'',
-		'| n8n | front | waiting in | patience | answered in time | resumed | lost | last resume | memory, start → peak |',
-		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-		...tableRows(cells),
+		...markdownTable(header('waiting in', 'resumed', 'last resume'), tableRows(pageCells(cells))),
 	].join('\n');
 }
 
-function tableRows(cells: BurstCell[]): string[] {
-	const rows = cells.map((cell) =>
-		[
-			cell.setting,
-			cell.front,
-			RECEIVER_LABEL[cell.receiver],
-			`${cell.patienceMs / 1000} s`,
-			`${cell.outcome.answeredInTime.toLocaleString('en-US')}`,
-			cell.started.toLocaleString('en-US'),
-			cell.lost === 0 ? '0' : `**${cell.lost.toLocaleString('en-US')}**`,
-			`${(cell.lastExecutionMs / 1000).toFixed(1)} s`,
-			rssText(cell),
-		].join(' | '),
+function tableRows(cells: BurstCell[]): string[][] {
+	return cells.map((cell) => [
+		cell.setting === 'defaults' ? 'one n8n' : 'queue mode',
+		cell.front,
+		RECEIVER_LABEL[cell.receiver],
+		`${cell.outcome.answeredInTime.toLocaleString('en-US')}`,
+		cell.started.toLocaleString('en-US'),
+		cell.lost === 0 ? '0' : `**${cell.lost.toLocaleString('en-US')}**`,
+		`${(cell.lastExecutionMs / 1000).toFixed(1)} s`,
+		grewMost(cell),
+	]);
+}
+
+/** The process that grew most during the cell, as `name start → peak MB` (its name in queue mode). */
+function grewMost(cell: BurstCell): string {
+	const [name] = Object.keys(cell.peakRssMb).sort(
+		(a, b) => cell.peakRssMb[b] - cell.startRssMb[b] - (cell.peakRssMb[a] - cell.startRssMb[a]),
 	);
-	return rows.map((row) => `| ${row} |`);
+	const mb = (value: number) => value.toLocaleString('en-US');
+	return `${name} ${mb(cell.startRssMb[name])} → ${mb(cell.peakRssMb[name])} MB`;
 }
 
 /** Each process's resident memory when the burst began and at its peak. */

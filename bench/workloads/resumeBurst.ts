@@ -14,7 +14,6 @@ import {
 import { defaultOwner, N8nClient } from '../../test/e2e/harness/client';
 import { startDeliveryProxy, type DeliveryProxy } from '../../test/e2e/harness/proxy';
 import { startQueueCluster } from '../../test/e2e/harness/queue';
-import { volumeEnv } from '../../test/e2e/harness/volumeEnv';
 import { webhookNode } from '../../test/e2e/harness/workflows';
 import {
 	resumeTable,
@@ -29,6 +28,7 @@ import type { BenchContext, BenchResult, Row } from '../lib/result';
 import { log } from '../lib/rounds';
 import { RssSampler } from '../lib/rss';
 import { PACKAGE, saveSettings } from '../lib/workflows';
+import { LEGACY_ENGINE_ENV, LEGACY_ENGINE_LABEL } from '../lib/legacyEngine';
 import { chain } from '../../test/e2e/harness/workflows';
 
 interface Setting {
@@ -41,12 +41,13 @@ interface Setting {
 
 const SETTINGS: Setting[] = [
 	{ id: 'default', label: 'defaults', env: () => ({}) },
-	{ id: 'volume', label: 'deploy/volume/n8n-volume.env', env: volumeEnv },
+	// A diagnostic (bench/lib/legacyEngine.ts); the ids stay those of the commands in full.md.
+	{ id: 'volume', label: LEGACY_ENGINE_LABEL, env: () => LEGACY_ENGINE_ENV },
 	{ id: 'queue', label: 'queue mode, defaults', env: () => ({}), queue: true },
 	{
 		id: 'queue-volume',
-		label: 'queue mode, deploy/volume/n8n-volume.env',
-		env: volumeEnv,
+		label: `queue mode, ${LEGACY_ENGINE_LABEL}`,
+		env: () => LEGACY_ENGINE_ENV,
 		queue: true,
 	},
 ];
@@ -207,7 +208,7 @@ const matrixOrder = (cell: BurstCell) => [
  * N executions waiting for their jobs, every callback sent at one moment with the service's
  * patience: the package's Wait for Completion against n8n's Wait node ("On Webhook Call"),
  * straight to n8n and through the shipped HAProxy front (the resume URL's origin is the front's,
- * as n8n builds it with WEBHOOK_URL pointing there), on n8n's defaults and with the volume env, in
+ * as n8n builds it with WEBHOOK_URL pointing there), on n8n's defaults and with n8n's legacy expression engine (a diagnostic), in
  * regular mode and in queue mode with two webhook processes behind the front.
  * Per cell: answered in time, resumed, lost, when the last resumed execution ended, n8n's memory.
  */

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
+import { PAGE_PATIENCE_MS, type BurstCell } from '../../../bench/lib/burstTable';
 import { ReviewScraperApi } from '../../../credentials/ReviewScraperApi.credentials';
 import { ScrapingApi } from '../../../credentials/ScrapingApi.credentials';
 import { DEFAULT_CONFIG, HOUR_MS } from '../../../simulator/config';
@@ -149,6 +150,22 @@ const benchRow = (id: string, measure: string) => {
 /** The median of a bench cell: `16/s (13/s–18/s)` → `16`. */
 const median = (value: string): string => value.split(/[ /]/)[0];
 const patterns = json('docs/results/patterns.json');
+/** The burst bench's cells and patiences (bench/results/full.json). */
+const burstCells = (): { cells: BurstCell[]; patiences: number[] } => {
+	const result = bench('burst');
+	return { cells: result.raw.cells, patiences: result.params.patiences };
+};
+/** n8n's highest peak, in GB to one decimal, of a receiver straight to one n8n on its defaults. */
+const straightPeakGb = (receiver: BurstCell['receiver']): string => {
+	const peaks = burstCells()
+		.cells.filter(
+			(cell) =>
+				cell.receiver === receiver && cell.setting === 'defaults' && cell.front === 'direct',
+		)
+		.flatMap((cell) => Object.values(cell.peakRssMb));
+	if (peaks.length === 0) throw new Error(`no ${receiver} cell straight to n8n on its defaults`);
+	return (Math.max(...peaks) / 1000).toFixed(1);
+};
 
 const measurements = read('test/compat/measurements.md');
 /** A row of a Markdown table of test/compat/measurements.md, by its first cell. */
@@ -484,6 +501,32 @@ const allowed: Allowed[] = [
 				.toLowerCase() ?? 'missing',
 	},
 	// Bench results.
+	{
+		figure: '10 s',
+		in: ['docs/running-at-scale.md'],
+		source: "bench/results/full.json (burst: the senders' shorter patience, the page's rows)",
+		expected: () => agree(`${burstCells().patiences[0] / 1000} s`, `${PAGE_PATIENCE_MS / 1000} s`),
+	},
+	{
+		figure: '30 s',
+		in: ['docs/running-at-scale.md'],
+		source: "bench/results/full.json (burst: the senders' longer patience)",
+		expected: () => `${burstCells().patiences.at(-1)! / 1000} s`,
+	},
+	{
+		figure: '11.7 gb',
+		in: ['docs/running-at-scale.md'],
+		source:
+			"bench/results/full.json (burst: n8n's peak with n8n's Webhook node → Scraping Delivery, defaults, straight to n8n)",
+		expected: () => `${straightPeakGb('pattern')} gb`,
+	},
+	{
+		figure: '10.7 gb',
+		in: ['docs/running-at-scale.md'],
+		source:
+			"bench/results/full.json (burst: n8n's peak with n8n's Webhook node alone, defaults, straight to n8n)",
+		expected: () => `${straightPeakGb('webhook')} gb`,
+	},
 	{
 		figure: '20 and 100 mib',
 		in: [delivery],

@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 import {
 	burstTable,
+	PAGE_SETTINGS,
+	pageCells,
 	resumeTable,
 	runningAtScalePage,
 	withBurstTable,
@@ -18,11 +21,31 @@ const regenerate =
 	'regenerate both with "npm run bench -- --only=burst --update" (about half an hour)';
 const regenerateResumes = 'regenerate both with "npm run bench -- --only=resume-burst --update"';
 
-/** docs/running-at-scale.md shows the burst matrix that `npm run bench` measured. */
+const root = join(__dirname, '..', '..', '..');
+const filesUnder = (folder: string): string[] =>
+	readdirSync(folder).flatMap((name) => {
+		const path = join(folder, name);
+		return statSync(path).isDirectory() ? filesUnder(path) : [path];
+	});
+
+/**
+ * docs/running-at-scale.md shows the rows of the burst and resume matrices that `npm run bench`
+ * measured on n8n's defaults; bench/results/full.md holds every cell.
+ */
 describe('docs/running-at-scale.md', () => {
 	const page = readFileSync(runningAtScalePage, 'utf8');
 
-	it('holds the burst matrix of bench/results/full.json', () => {
+	it('fits a reader: at most 120 lines, tables included', () => {
+		expect(page.split('\n').length - 1).toBeLessThanOrEqual(120);
+	});
+
+	it("shows n8n's default settings only, and links bench/results/full.md for every cell", () => {
+		const shown = pageCells([...(burst?.raw.cells ?? []), ...(resumes?.raw.cells ?? [])]);
+		expect(new Set(shown.map((cell) => cell.setting))).toEqual(new Set(PAGE_SETTINGS));
+		expect(page).toContain('](../bench/results/full.md)');
+	});
+
+	it('holds the burst rows of bench/results/full.json', () => {
 		if (!burst) throw new Error(`bench/results/full.json has no burst results: ${regenerate}`);
 		const expected = withBurstTable(page, burstTable(burst.raw.cells, burst.params.count));
 		if (page !== expected) {
@@ -45,7 +68,7 @@ describe('docs/running-at-scale.md', () => {
 		}
 	});
 
-	it('holds the resume matrix of bench/results/full.json', () => {
+	it('holds the resume rows of bench/results/full.json', () => {
 		if (!resumes) {
 			throw new Error(`bench/results/full.json has no resume-burst results: ${regenerateResumes}`);
 		}
@@ -68,5 +91,12 @@ describe('docs/running-at-scale.md', () => {
 				`bench/results/full.json has resumes lost behind the HAProxy front (${lost.map((cell) => `${cell.receiver}, ${cell.setting}: ${cell.lost}`).join('; ')}): find why (bench/workloads/resumeBurst.ts, deploy/volume/haproxy.cfg), then ${regenerateResumes}`,
 			);
 		}
+	});
+
+	it('has no file under deploy/ switch n8n to its legacy expression engine, which n8n calls insecure and is removing', () => {
+		const legacy = filesUnder(join(root, 'deploy')).filter((file) =>
+			/N8N_EXPRESSION_ENGINE\s*[=:]\s*['"]?legacy/.test(readFileSync(file, 'utf8')),
+		);
+		expect(legacy.map((file) => relative(root, file))).toEqual([]);
 	});
 });
