@@ -45,7 +45,8 @@ export function haproxyConfig(
 	}
 	const address = (url: string) => `${new URL(url).hostname}:${new URL(url).port}`;
 	const [, indent, rest] = WEBHOOK_SERVER.exec(lines[webhookAt])!;
-	const settings = maxconn === undefined ? rest : rest.replace(/ maxconn \d+/, ` maxconn ${maxconn}`);
+	const settings =
+		maxconn === undefined ? rest : rest.replace(/ maxconn \d+/, ` maxconn ${maxconn}`);
 	const servers = upstreams.map(
 		(upstream, index) => `${indent}server n8n-webhook-${index + 1} ${address(upstream)}${settings}`,
 	);
@@ -53,7 +54,8 @@ export function haproxyConfig(
 		.flatMap((line, index) => {
 			if (index === webhookAt) return servers;
 			if (WEBHOOK_SERVER.test(line)) return [];
-			if (index === mainAt) return [line.replace(MAIN_SERVER, `$1server n8n-main ${address(main)}$2`)];
+			if (index === mainAt)
+				return [line.replace(MAIN_SERVER, `$1server n8n-main ${address(main)}$2`)];
 			if (index === bindAt) return [line.replace(BIND, `$1bind 127.0.0.1:${listenPort}$2`)];
 			return [line];
 		})
