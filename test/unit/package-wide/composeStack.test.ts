@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 
 import { repoRoot } from '../../e2e/harness/paths';
 import { HAPROXY_TEMPLATE, haproxyConfig } from '../../e2e/harness/proxy';
-import { WORKER_COUNT } from '../../e2e/harness/queue';
+import { WORKER_CONCURRENCY, WORKER_COUNT } from '../../e2e/harness/queue';
 import {
 	STACK_ADDRESS_KEYS,
 	STACK_COMPOSE_FILE,
@@ -62,7 +62,7 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 		expect(Object.fromEntries(n8nServices.map(([name, s]) => [name, s.command]))).toEqual({
 			n8n: 'start',
 			...Object.fromEntries(webhookServices.map((name) => [name, 'webhook'])),
-			'n8n-worker': 'worker',
+			'n8n-worker': `worker --concurrency=${WORKER_CONCURRENCY}`,
 		});
 		expect(services['n8n-worker'].deploy?.replicas).toBe(STACK_WORKERS);
 		expect(STACK_WORKERS).toBe(WORKER_COUNT);
