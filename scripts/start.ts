@@ -170,6 +170,12 @@ async function startScale() {
 			frontPort: n8nPort,
 			env: { main: PAYLOAD_SIZE, webhook: PAYLOAD_SIZE, worker: PAYLOAD_SIZE },
 		});
+		// The harness kills every process at once on a signal (for test runs): from here on, a
+		// signal stops the stack in order instead, the front first and the database last.
+		for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+			process.removeAllListeners(signal);
+			process.on(signal, () => void stop(0));
+		}
 		const front = cluster.front.url;
 		// Everything through the front, as a user's browser and the service reach the stack.
 		const client = new N8nClient(front);
