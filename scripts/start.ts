@@ -2,8 +2,12 @@
  * `npm start`: builds the package, starts the simulator and a real n8n with the package installed
  * as the community-node installer does, points credentials at the simulator, imports examples/.
  * State (database, API key, encryption key) persists in .cache/n8n-home. Ctrl-C stops everything.
- * Environment: N8N_PORT (5678), SIM_PORT (4010). `npm start -- --volume` gives n8n the settings of
- * deploy/volume/n8n-volume.env (docs/running-at-scale.md).
+ * Environment: N8N_PORT (5678), SIM_PORT (4010).
+ *
+ * `npm start -- --scale`: the production stack of deploy/compose.yaml as plain processes
+ * (docs/production.md): PostgreSQL and Redis from Debian's packages, n8n's main process, two
+ * webhook processes and two workers, all on deploy/n8n.env, behind deploy/haproxy.cfg on N8N_PORT.
+ * Its database is thrown away when it stops; the simulator and the examples as above.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -22,12 +26,14 @@ import {
 	packPackage,
 } from '../test/e2e/harness/package';
 import { cacheDir, ensureRuntime, n8nVersion, repoRoot } from '../test/e2e/harness/paths';
-import { VOLUME_ENV_FILE, volumeEnv } from '../test/e2e/harness/volumeEnv';
+import { HAPROXY_TEMPLATE } from '../test/e2e/harness/proxy';
+import { startQueueCluster, type QueueCluster } from '../test/e2e/harness/queue';
+import { STACK_ENV_FILE } from '../test/e2e/harness/stack';
 
 const home = path.join(cacheDir, 'n8n-home');
 const n8nPort = Number(process.env.N8N_PORT ?? 5678);
 const simPort = Number(process.env.SIM_PORT ?? 4010);
-const volume = process.argv.includes('--volume');
+const scale = process.argv.includes('--scale');
 
 const owner: Owner = {
 	email: 'demo@example.com',
@@ -121,7 +127,106 @@ async function importExamples(
 	return lines;
 }
 
+/** n8n's 16 MiB default refuses a review job of about 20,000 reviews, waited-for ones included. */
+const PAYLOAD_SIZE = { N8N_PAYLOAD_SIZE_MAX: '64' };
+
+/** `--scale`: the stack of deploy/compose.yaml as plain processes, against the simulator. */
+async function startScale() {
+	await assertPortFree(n8nPort, 'N8N_PORT');
+	await assertPortFree(simPort, 'SIM_PORT');
+	say(`Node 24 and n8n ${n8nVersion} (first run installs them: about 5 minutes)`);
+	ensureRuntime();
+	say('building and packing the package');
+	buildPackage();
+	const tarball = packPackage();
+
+	const simulator = createSimulator({ port: simPort, timeScale: 1 / 60 });
+	await simulator.start();
+	say(`simulator listening on 127.0.0.1:${simPort}`);
+
+	let cluster: QueueCluster | undefined;
+	let stopping = false;
+	const stop = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write('\nstopping the front, n8n, Redis, PostgreSQL and the simulator...\n');
+		await Promise.allSettled([cluster?.stop(), simulator.stop()]);
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+
+	try {
+		say(
+			`starting PostgreSQL, Redis, n8n main, 2 webhook processes, 2 workers and the front on ${path.relative(repoRoot, STACK_ENV_FILE)} (about a minute)`,
+		);
+		cluster = await startQueueCluster({
+			tarball,
+			label: 'scale',
+			stack: true,
+			frontPort: n8nPort,
+			env: { main: PAYLOAD_SIZE, webhook: PAYLOAD_SIZE, worker: PAYLOAD_SIZE },
+		});
+		// The harness kills every process at once on a signal (for test runs): from here on, a
+		// signal stops the stack in order instead, the front first and the database last.
+		for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+			process.removeAllListeners(signal);
+			process.on(signal, () => void stop(0));
+		}
+		const front = cluster.front.url;
+		// Everything through the front, as a user's browser and the service reach the stack.
+		const client = new N8nClient(front);
+		await client.signIn(owner);
+		client.apiKey = await client.createApiKey('npm start -- --scale');
+		const credentials = await upsertCredentials(client, simulator);
+		const workflows = await importExamples(client, credentials, front);
+		const line = (name: string, url: string, what: string) =>
+			`  ${name.padEnd(12)}${url.padEnd(26)}${what}`;
+		const processes = cluster.processes();
+		process.stdout.write(
+			[
+				'',
+				`n8n ${n8nVersion} in queue mode with ${packageName} is ready (${elapsed()})`,
+				'',
+				line(
+					'Front',
+					front,
+					`${path.relative(repoRoot, HAPROXY_TEMPLATE)}: editor, webhooks, resume URLs (WEBHOOK_URL)`,
+				),
+				`  Login       ${owner.email}  /  ${owner.password}`,
+				'',
+				...processes.map((p) =>
+					line(
+						p.name,
+						p.url,
+						p.name === 'main'
+							? 'editor, /rest, test webhooks'
+							: p.name.startsWith('webhook')
+								? 'production webhooks and resume URLs'
+								: 'runs executions (health check)',
+					),
+				),
+				line('PostgreSQL', `127.0.0.1:${cluster.postgres.port}`, 'thrown away when this stops'),
+				line('Redis', `127.0.0.1:${cluster.redis.port}`, 'the queue'),
+				'',
+				`Credentials (pointing at the simulator on 127.0.0.1:${simPort}):`,
+				...Object.values(credentials).map((c) => `  ${c.name}`),
+				'',
+				'Example workflows:',
+				...workflows,
+				'',
+				`Logs: ${path.relative(repoRoot, path.dirname(cluster.main.logFile))}/n8n-scale-*.log, haproxy-scale-front.log. Ctrl-C stops everything.`,
+				'',
+			].join('\n'),
+		);
+	} catch (error) {
+		process.stderr.write(`\n${(error as Error).stack ?? error}\n`);
+		await stop(1);
+	}
+}
+
 async function main() {
+	if (scale) return await startScale();
 	mkdirSync(home, { recursive: true });
 	await assertPortFree(n8nPort, 'N8N_PORT');
 	await assertPortFree(simPort, 'SIM_PORT');
@@ -158,10 +263,8 @@ async function main() {
 			userFolder: home,
 			port: n8nPort,
 			encryptionKey: persisted('encryption-key', () => randomBytes(24).toString('hex')),
-			// n8n's 16 MiB default refuses a review job of about 20,000 reviews, waited-for ones included.
-			env: { N8N_PAYLOAD_SIZE_MAX: '64', ...(volume ? volumeEnv() : {}) },
+			env: PAYLOAD_SIZE,
 		});
-		if (volume) say(`n8n runs with ${path.relative(repoRoot, VOLUME_ENV_FILE)}`);
 		assertPackageLoaded(n8n, packageName);
 		const client = new N8nClient(n8n.url);
 		await client.signIn(owner);

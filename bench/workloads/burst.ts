@@ -361,7 +361,7 @@ export async function burst({ env, quick }: BenchContext): Promise<BenchResult> 
 		},
 		rows,
 		notes: [
-			'Each sender gives up after its patience, as a webhook sender does. "Started" counts the executions n8n saved once every one had ended and all had started, or the count had held still for 15 s; "lost" is sent minus started. HAProxy runs deploy/volume/haproxy.cfg as shipped. The Recurring Reviews Trigger\'s deliveries are its schedule\'s runs as the simulator makes them (one profile, three reviews each, the schedule\'s secret in the URL).',
+			'Each sender gives up after its patience, as a webhook sender does. "Started" counts the executions n8n saved once every one had ended and all had started, or the count had held still for 15 s; "lost" is sent minus started. HAProxy runs deploy/haproxy.cfg as shipped. The Recurring Reviews Trigger\'s deliveries are its schedule\'s runs as the simulator makes them (one profile, three reviews each, the schedule\'s secret in the URL).',
 			...(kept.length
 				? [
 						`${cells.length} cells measured by this run, ${matrix.length - cells.length} kept from the earlier run of bench/results/full.json.`,

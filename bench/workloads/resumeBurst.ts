@@ -298,7 +298,7 @@ export async function resumeBurst({ env }: BenchContext): Promise<BenchResult> {
 		},
 		rows,
 		notes: [
-			'Each execution submitted one profile and went to wait; the simulator completed every job at once and its callbacks were sent together, each sender giving up after its patience. "Resumed" counts the executions that ended once every one had ended or none had for 15 s; "lost" ones still wait (the service sends again 2 hours later). HAProxy runs deploy/volume/haproxy.cfg as shipped, one server line per webhook process. Queue mode: PostgreSQL, Redis, main, two webhook processes and two workers (concurrency 5), all on the same 2 CPUs, the setting in every process\'s environment. The machine\'s CPUs were shared with other work during the run.',
+			'Each execution submitted one profile and went to wait; the simulator completed every job at once and its callbacks were sent together, each sender giving up after its patience. "Resumed" counts the executions that ended once every one had ended or none had for 15 s; "lost" ones still wait (the service sends again 2 hours later). HAProxy runs deploy/haproxy.cfg as shipped, one server line per webhook process. Queue mode: PostgreSQL, Redis, main, two webhook processes and two workers (concurrency 5), all on the same 2 CPUs, the setting in every process\'s environment. The machine\'s CPUs were shared with other work during the run.',
 			...(kept.length
 				? [
 						`${cells.length} cells measured by this run, ${matrix.length - cells.length} kept from the earlier run of bench/results/full.json.`,

@@ -3,7 +3,7 @@
  * and a sender gives up after seconds. n8n 2.41 sets up an expression isolate for every request
  * to a trigger other than its own Webhook node before it reads the body, and a body whose sender
  * gave up meanwhile is gone: straight to n8n, a burst loses deliveries (docs/running-at-scale.md).
- * Through the shipped HAProxy configuration (deploy/volume/haproxy.cfg) each one starts an
+ * Through the shipped HAProxy configuration (deploy/haproxy.cfg) each one starts an
  * execution, as n8n's own Webhook node followed by Scraping Delivery (the receiving pattern on
  * n8n's fast path) does straight to n8n. CI runs a burst scaled down with the sender's patience (BURST_E2E_COUNT
  * deliveries, BURST_E2E_PATIENCE_MS each); the loss straight to n8n shows in bench:quick's burst

@@ -4,7 +4,7 @@
  * built afresh for every request that finds the pool's one taken), and only then reads the body
  * (`waiting-webhooks.js`): a callback whose sender gave up meanwhile is gone, its execution keeps
  * waiting. That is n8n's path for its own Wait node and for Wait for Completion alike. Through the
- * shipped HAProxy front (deploy/volume/haproxy.cfg), which reads the body and keeps the request
+ * shipped HAProxy front (deploy/haproxy.cfg), which reads the body and keeps the request
  * open to n8n, every one resumes. The callbacks are the simulator's, kept back and sent at once
  * with a short patience (RESUME_E2E_COUNT, RESUME_E2E_PATIENCE_MS) so that the cliff shows in CI;
  * `npm run bench -- --only=resume-burst` runs 1,000 with the service's patience.

@@ -94,7 +94,7 @@ async function queueSetup(tarball: string): Promise<void> {
 	let control: ControlServer | undefined;
 	killAllOnSignals(() => rmSync(stateFileFor('queue'), { force: true }));
 	try {
-		cluster = await phase('queue mode: PostgreSQL, Redis, main, webhook, workers', () =>
+		cluster = await phase('queue mode: PostgreSQL, Redis, main, webhook, workers, front', () =>
 			startQueueCluster({ tarball }),
 		);
 		const steps = Object.entries(cluster.timings).map(
@@ -118,6 +118,7 @@ async function queueSetup(tarball: string): Promise<void> {
 				startupMs: cluster.startupMs,
 				workerConcurrency: WORKER_CONCURRENCY,
 				recoverySettings: QUEUE_RECOVERY_SETTINGS,
+				frontUrl: cluster.front.url,
 				redisPort: cluster.redis.port,
 				processes: cluster.processes(),
 			},

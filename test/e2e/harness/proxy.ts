@@ -6,40 +6,60 @@ import path from 'node:path';
 import { freePort, spawnInGroup, stopGroup } from './n8n-process';
 import { artifactsDir, repoRoot } from './paths';
 
-/** The load balancer configuration users are given (docs/running-at-scale.md). */
-export const HAPROXY_TEMPLATE = path.join(repoRoot, 'deploy', 'volume', 'haproxy.cfg');
+/**
+ * The front users are given (docs/production.md): deploy/compose.yaml runs it as it is, the twin
+ * (`npm start -- --scale`), the tests and the bench run it through haproxyConfig below.
+ */
+export const HAPROXY_TEMPLATE = path.join(repoRoot, 'deploy', 'haproxy.cfg');
 
 export interface DeliveryProxy {
 	url: string;
+	port: number;
 	stop(): Promise<void>;
 }
 
+const WEBHOOK_SERVER = /^(\s*)server n8n-webhook-\d+ \S+(.*)$/;
+const MAIN_SERVER = /^(\s*)server n8n-main \S+(.*)$/;
+const BIND = /^(\s*)bind \S+(.*)$/;
+
 /**
  * The shipped HAProxy configuration with this run's addresses: `bind` on a free port of
- * 127.0.0.1 and one `server` line per n8n webhook address. Everything else is read as shipped,
+ * 127.0.0.1, one `server n8n-webhook-N` line per webhook address (with the shipped line's
+ * settings) and main's address on the `server n8n-main` line. Everything else is read as shipped,
  * so what the tests measure is what the page tells users to run.
  */
-export function haproxyConfig(listenPort: number, upstreams: string[], maxconn?: number): string {
-	let template = readFileSync(HAPROXY_TEMPLATE, 'utf8');
-	if (maxconn !== undefined)
-		template = template.replace(/ maxconn \d+ check$/m, ` maxconn ${maxconn} check`);
-	const serverLine = /^(\s*)server n8n-webhook-1 \S+(.*)$/m;
-	const match = serverLine.exec(template);
-	if (!match || !/^\s*bind \S+/m.test(template)) {
+export function haproxyConfig(
+	listenPort: number,
+	upstreams: string[],
+	maxconn?: number,
+	main: string = upstreams[0],
+): string {
+	const lines = readFileSync(HAPROXY_TEMPLATE, 'utf8').split('\n');
+	const webhookAt = lines.findIndex((line) => WEBHOOK_SERVER.test(line));
+	const mainAt = lines.findIndex((line) => MAIN_SERVER.test(line));
+	const bindAt = lines.findIndex((line) => BIND.test(line));
+	if (webhookAt < 0 || mainAt < 0 || bindAt < 0) {
 		throw new Error(
-			`${HAPROXY_TEMPLATE}: expected a "bind" line and a "server n8n-webhook-1" line`,
+			`${HAPROXY_TEMPLATE}: expected a "bind" line, "server n8n-webhook-1" and "server n8n-main" lines`,
 		);
 	}
-	const servers = upstreams
-		.map((upstream, index) => {
-			const { hostname, port } = new URL(upstream);
-			return `${match[1]}server n8n-webhook-${index + 1} ${hostname}:${port}${match[2]}`;
+	const address = (url: string) => `${new URL(url).hostname}:${new URL(url).port}`;
+	const [, indent, rest] = WEBHOOK_SERVER.exec(lines[webhookAt])!;
+	const settings =
+		maxconn === undefined ? rest : rest.replace(/ maxconn \d+/, ` maxconn ${maxconn}`);
+	const servers = upstreams.map(
+		(upstream, index) => `${indent}server n8n-webhook-${index + 1} ${address(upstream)}${settings}`,
+	);
+	return lines
+		.flatMap((line, index) => {
+			if (index === webhookAt) return servers;
+			if (WEBHOOK_SERVER.test(line)) return [];
+			if (index === mainAt)
+				return [line.replace(MAIN_SERVER, `$1server n8n-main ${address(main)}$2`)];
+			if (index === bindAt) return [line.replace(BIND, `$1bind 127.0.0.1:${listenPort}$2`)];
+			return [line];
 		})
 		.join('\n');
-	return template
-		.replace(/^(\s*)bind \S+/m, `$1bind 127.0.0.1:${listenPort}`)
-		.replace(/^\s*server n8n-webhook-\d+ .*$\n?/gm, '')
-		.replace(/^(\s*)# servers$/m, `$&\n${servers}`);
 }
 
 /**
@@ -53,17 +73,22 @@ function connectionLimitFor(config: string): string[] {
 	return ['-n', String(Math.max(256, Math.floor((files - 100) / 2)))];
 }
 
-/** HAProxy (Debian's) in front of `upstreams`, as docs/running-at-scale.md sets it up. */
+/**
+ * HAProxy (Debian's) with the shipped configuration: production webhooks and resume URLs to
+ * `upstreams` (the webhook processes), everything else to `main` (by default the first upstream:
+ * in regular mode one n8n serves both).
+ */
 export async function startDeliveryProxy(
 	upstreams: string[],
 	label = 'proxy',
 	/** In place of the shipped file's requests per n8n process, for a diagnosis. */
 	maxconn?: number,
+	options: { main?: string; port?: number } = {},
 ): Promise<DeliveryProxy> {
-	const port = await freePort();
+	const port = options.port ?? (await freePort());
 	const folder = mkdtempSync(path.join(os.tmpdir(), 'n8n-proxy-'));
 	const config = path.join(folder, 'haproxy.cfg');
-	writeFileSync(config, haproxyConfig(port, upstreams, maxconn));
+	writeFileSync(config, haproxyConfig(port, upstreams, maxconn, options.main));
 	const haproxy = existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy';
 	execFileSync(haproxy, ['-c', '-q', '-f', config]);
 	const child = spawnInGroup(haproxy, ['-db', ...connectionLimitFor(config), '-f', config], {
@@ -82,6 +107,7 @@ export async function startDeliveryProxy(
 	}
 	return {
 		url,
+		port,
 		async stop() {
 			await stopGroup(child);
 			rmSync(folder, { recursive: true, force: true });

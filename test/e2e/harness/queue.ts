@@ -13,7 +13,8 @@ import {
 import { installPackage, packageName } from './package';
 import { artifactsDir } from './paths';
 import { startPostgres, startRedis, type PostgresService, type Service } from './services';
-import { postgresEnv } from './database';
+import { startDeliveryProxy, type DeliveryProxy } from './proxy';
+import { STACK_WEBHOOK_PROCESSES, stackEnv } from './stack';
 
 export const WORKER_COUNT = 2;
 /** n8n warns below 5 ("can lead to an unstable environment"). */
@@ -72,6 +73,11 @@ export interface QueueCluster {
 	workers: Array<N8nInstance | undefined>;
 	redis: Service;
 	postgres: PostgresService;
+	/**
+	 * The shipped HAProxy front (deploy/haproxy.cfg): production webhooks and resume URLs to the
+	 * webhook processes started with the cluster, everything else to main.
+	 */
+	front: DeliveryProxy;
 	/** Milliseconds from nothing to every process ready. */
 	startupMs: number;
 	/** Milliseconds each start-up step took (the webhook process and the workers start together). */
@@ -88,14 +94,22 @@ export interface QueueCluster {
 }
 
 /**
- * Queue mode as n8n documents it for production: Redis, PostgreSQL, one main, one webhook process
- * and workers, all on 127.0.0.1, sharing the encryption key, the database and one WEBHOOK_URL (the
- * webhook process's). Each process has a user folder of its own with the package installed in it,
- * as separate machines or containers would.
+ * Queue mode as deploy/compose.yaml runs it (docs/production.md): Redis, PostgreSQL, one main,
+ * webhook processes and workers, all on 127.0.0.1, every n8n process on deploy/n8n.env with
+ * this run's addresses, sharing the encryption key, and the shipped HAProxy front. Each process
+ * has a user folder of its own with the package installed in it, as containers would.
+ *
+ * By default (the e2e suite) one webhook process, WEBHOOK_URL pointing straight at it, and the
+ * test settings below (recovery, job retention, the webhook process's engine). With `stack`, what
+ * deploy/ ships and nothing else: two webhook processes and WEBHOOK_URL at the front.
  */
 export async function startQueueCluster(options: {
 	tarball: string;
 	label?: string;
+	/** Run exactly the shipped stack (`npm start -- --scale`). */
+	stack?: boolean;
+	/** The front's port (a free one by default). */
+	frontPort?: number;
 	/** Extra environment for one kind of process (for experiments: profiling, log levels). */
 	env?: Partial<Record<'main' | 'webhook' | 'worker', Record<string, string>>>;
 }): Promise<QueueCluster> {
@@ -124,7 +138,11 @@ export async function startQueueCluster(options: {
 		return folder;
 	};
 	const toStop: Array<{ stop(): Promise<void> }> = [];
+	let front: DeliveryProxy | undefined;
 	const stopAll = async () => {
+		// The front first: nothing new reaches n8n while it stops.
+		await front?.stop();
+		front = undefined;
 		// n8n processes before the servers they depend on, so none logs a crash on the way down.
 		const [postgres, redis, ...n8n] = toStop.splice(0);
 		await Promise.all(n8n.map((p) => p.stop()));
@@ -139,19 +157,25 @@ export async function startQueueCluster(options: {
 		toStop.push(redis);
 
 		const [mainPort, webhookPort] = [await freePort(), await freePort()];
+		const frontPort = options.frontPort ?? (await freePort());
 		const mainUrl = `http://127.0.0.1:${mainPort}`;
-		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
+		const frontUrl = `http://127.0.0.1:${frontPort}`;
+		// Where n8n tells the service to deliver and to resume: the front, as in compose.yaml; the
+		// e2e suite's tests reach the webhook process directly.
+		const publicUrl = options.stack ? frontUrl : `http://127.0.0.1:${webhookPort}`;
 		const shared: Record<string, string> = {
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			...postgresEnv(postgres),
-			N8N_WEBHOOK_URL: `${webhookUrl}/`,
-			WEBHOOK_URL: `${webhookUrl}/`,
-			N8N_EDITOR_BASE_URL: `${mainUrl}/`,
-			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-			...QUEUE_RECOVERY_SETTINGS,
-			...QUEUE_JOB_RETENTION,
+			...stackEnv({
+				DB_POSTGRESDB_HOST: '127.0.0.1',
+				DB_POSTGRESDB_PORT: String(postgres.port),
+				DB_POSTGRESDB_DATABASE: postgres.database,
+				DB_POSTGRESDB_USER: postgres.user,
+				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+				QUEUE_BULL_REDIS_PORT: String(redis.port),
+			}),
+			N8N_WEBHOOK_URL: `${publicUrl}/`,
+			WEBHOOK_URL: `${publicUrl}/`,
+			N8N_EDITOR_BASE_URL: `${options.stack ? frontUrl : mainUrl}/`,
+			...(options.stack ? {} : { ...QUEUE_RECOVERY_SETTINGS, ...QUEUE_JOB_RETENTION }),
 		};
 		const encryptionKey = randomBytes(24).toString('hex');
 
@@ -162,7 +186,7 @@ export async function startQueueCluster(options: {
 				userFolder: userFolder('main'),
 				port: mainPort,
 				encryptionKey,
-				env: { ...shared, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true', ...options.env?.main },
+				env: { ...shared, ...options.env?.main },
 			}),
 		);
 		toStop.push(main);
@@ -206,14 +230,30 @@ export async function startQueueCluster(options: {
 				userFolder: place.folder,
 				port: place.port,
 				encryptionKey,
-				env: { ...shared, ...WEBHOOK_PROCESS_SETTINGS, ...options.env?.webhook },
+				env: {
+					...shared,
+					...(options.stack ? {} : WEBHOOK_PROCESS_SETTINGS),
+					...options.env?.webhook,
+				},
 			});
 			webhooks[index] = instance;
 			assertPackageLoaded(instance, packageName);
 			return instance;
 		};
-		const [webhook] = await timed('webhook and workers', () =>
-			Promise.all([startWebhook(0), ...workerFolders.map((_, i) => startWorker(i))]),
+		const webhookCount = options.stack ? STACK_WEBHOOK_PROCESSES : 1;
+		const [webhook, ...others] = await timed('webhook and workers', () =>
+			Promise.all([
+				...Array.from({ length: webhookCount }, (_, i) => startWebhook(i)),
+				...workerFolders.map((_, i) => startWorker(i)),
+			]),
+		);
+		front = await timed('front', () =>
+			startDeliveryProxy(
+				[webhook, ...others.slice(0, webhookCount - 1)].map((w) => w.url),
+				`${label}-front`,
+				undefined,
+				{ main: mainUrl, port: frontPort },
+			),
 		);
 		assertPackageLoaded(main, packageName);
 
@@ -224,6 +264,7 @@ export async function startQueueCluster(options: {
 			workers,
 			redis,
 			postgres,
+			front,
 			startupMs: Date.now() - started,
 			timings,
 			processes: () => [

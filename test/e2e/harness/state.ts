@@ -27,6 +27,8 @@ export interface QueueState {
 	startupMs: number;
 	workerConcurrency: number;
 	recoverySettings: Record<string, string>;
+	/** The shipped HAProxy front (deploy/haproxy.cfg) before main and the first webhook process. */
+	frontUrl: string;
 	/** The cluster's Redis (127.0.0.1), where n8n's Bull keeps its queue. */
 	redisPort: number;
 	processes: QueueProcess[];

@@ -63,7 +63,7 @@ describe('docs/running-at-scale.md', () => {
 		const lost = proxied.filter((cell) => cell.lost > 0);
 		if (lost.length > 0) {
 			throw new Error(
-				`bench/results/full.json has deliveries lost behind the HAProxy front (${lost.map((cell) => `${cell.receiver}, ${cell.setting}: ${cell.lost}`).join('; ')}): find why (bench/workloads/burst.ts, deploy/volume/haproxy.cfg), then ${regenerate}`,
+				`bench/results/full.json has deliveries lost behind the HAProxy front (${lost.map((cell) => `${cell.receiver}, ${cell.setting}: ${cell.lost}`).join('; ')}): find why (bench/workloads/burst.ts, deploy/haproxy.cfg), then ${regenerate}`,
 			);
 		}
 	});
@@ -88,7 +88,7 @@ describe('docs/running-at-scale.md', () => {
 		const lost = proxied.filter((cell) => cell.lost > 0);
 		if (lost.length > 0) {
 			throw new Error(
-				`bench/results/full.json has resumes lost behind the HAProxy front (${lost.map((cell) => `${cell.receiver}, ${cell.setting}: ${cell.lost}`).join('; ')}): find why (bench/workloads/resumeBurst.ts, deploy/volume/haproxy.cfg), then ${regenerateResumes}`,
+				`bench/results/full.json has resumes lost behind the HAProxy front (${lost.map((cell) => `${cell.receiver}, ${cell.setting}: ${cell.lost}`).join('; ')}): find why (bench/workloads/resumeBurst.ts, deploy/haproxy.cfg), then ${regenerateResumes}`,
 			);
 		}
 	});

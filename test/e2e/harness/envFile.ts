@@ -1,10 +1,4 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
-import { repoRoot } from './paths';
-
-/** The n8n settings docs/running-at-scale.md gives for a burst on one machine. */
-export const VOLUME_ENV_FILE = path.join(repoRoot, 'deploy', 'volume', 'n8n-volume.env');
 
 /** `NAME=value` lines of an env file, comments and blank lines skipped. */
 export function readEnvFile(file: string): Record<string, string> {
@@ -18,5 +12,3 @@ export function readEnvFile(file: string): Record<string, string> {
 	}
 	return settings;
 }
-
-export const volumeEnv = (): Record<string, string> => readEnvFile(VOLUME_ENV_FILE);

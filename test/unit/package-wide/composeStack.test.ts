@@ -1,0 +1,195 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+// A dev dependency's dependency (n8n-core, @n8n/node-cli): the compose file is YAML with anchors.
+import { parse } from 'yaml';
+
+import { repoRoot } from '../../e2e/harness/paths';
+import { HAPROXY_TEMPLATE, haproxyConfig } from '../../e2e/harness/proxy';
+import { WORKER_CONCURRENCY, WORKER_COUNT } from '../../e2e/harness/queue';
+import {
+	STACK_ADDRESS_KEYS,
+	STACK_COMPOSE_FILE,
+	STACK_ENV_FILE,
+	STACK_WEBHOOK_PROCESSES,
+	STACK_WORKERS,
+	stackEnv,
+} from '../../e2e/harness/stack';
+import { readEnvFile } from '../../e2e/harness/envFile';
+
+interface ComposeService {
+	image?: string;
+	build?: { context: string; dockerfile: string };
+	command?: string;
+	env_file?: string | string[];
+	environment?: Record<string, string>;
+	volumes?: string[];
+	ports?: string[];
+	deploy?: { replicas?: number };
+	depends_on?: Record<string, unknown> | string[];
+}
+
+const compose = parse(readFileSync(STACK_COMPOSE_FILE, 'utf8'), { merge: true }) as {
+	services: Record<string, ComposeService>;
+};
+const services = compose.services;
+const cfg = readFileSync(HAPROXY_TEMPLATE, 'utf8');
+const shippedEnv = readEnvFile(STACK_ENV_FILE);
+const fromDeploy = (file: string) => path.join(path.dirname(STACK_COMPOSE_FILE), file);
+const n8nServices = Object.entries(services).filter(
+	([, service]) => service.build?.dockerfile === 'deploy/Dockerfile',
+);
+const webhookServices = Array.from(
+	{ length: STACK_WEBHOOK_PROCESSES },
+	(_, i) => `n8n-webhook-${i + 1}`,
+);
+
+/** `server <name> <host>:<port>` lines of a backend of the shipped front. */
+function servers(config: string, backend: string): Array<{ name: string; address: string }> {
+	const section = new RegExp(`^backend ${backend}\\n([\\s\\S]*?)(?=^\\S|$(?![\\s\\S]))`, 'm');
+	const body = section.exec(config)?.[1] ?? '';
+	return [...body.matchAll(/^\s*server (\S+) (\S+)/gm)].map(([, name, address]) => ({
+		name,
+		address,
+	}));
+}
+
+describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the queue e2e run', () => {
+	it('has the same processes: PostgreSQL, Redis, main, the webhook processes, the workers, the front', () => {
+		expect(Object.keys(services).sort()).toEqual(
+			['postgres', 'redis', 'n8n', ...webhookServices, 'n8n-worker', 'haproxy'].sort(),
+		);
+		expect(Object.fromEntries(n8nServices.map(([name, s]) => [name, s.command]))).toEqual({
+			n8n: 'start',
+			...Object.fromEntries(webhookServices.map((name) => [name, 'webhook'])),
+			'n8n-worker': `worker --concurrency=${WORKER_CONCURRENCY}`,
+		});
+		expect(services['n8n-worker'].deploy?.replicas).toBe(STACK_WORKERS);
+		expect(STACK_WORKERS).toBe(WORKER_COUNT);
+		// Only the front is reachable from outside.
+		expect(
+			Object.entries(services)
+				.filter(([, service]) => service.ports)
+				.map(([name]) => name),
+		).toEqual(['haproxy']);
+	});
+
+	it('gives every n8n process deploy/n8n.env, and in compose.yaml only the secrets and the public URL', () => {
+		expect(n8nServices).toHaveLength(3 + STACK_WEBHOOK_PROCESSES - 1);
+		for (const [name, service] of n8nServices) {
+			expect([name, fromDeploy(String(service.env_file))]).toEqual([name, STACK_ENV_FILE]);
+			expect([name, Object.keys(service.environment ?? {}).sort()]).toEqual([
+				name,
+				['DB_POSTGRESDB_PASSWORD', 'N8N_EDITOR_BASE_URL', 'N8N_ENCRYPTION_KEY', 'WEBHOOK_URL'],
+			]);
+			for (const key of ['N8N_ENCRYPTION_KEY', 'DB_POSTGRESDB_PASSWORD', 'WEBHOOK_URL']) {
+				// Compose refuses to start without it, and no value is committed.
+				expect([name, key, service.environment?.[key]]).toEqual([
+					name,
+					key,
+					expect.stringMatching(/^\$\{[A-Z0-9_]+:\?[^}]+\}$/),
+				]);
+			}
+		}
+		for (const key of Object.keys(services.n8n.environment ?? {})) {
+			expect([key, key in shippedEnv]).toEqual([key, false]);
+		}
+	});
+
+	it('has deploy/n8n.env run queue mode on PostgreSQL behind one proxy, pointing at the compose services', () => {
+		expect(shippedEnv).toEqual(
+			expect.objectContaining({
+				DB_TYPE: 'postgresdb',
+				EXECUTIONS_MODE: 'queue',
+				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+				N8N_PROXY_HOPS: '1',
+				N8N_REINSTALL_MISSING_PACKAGES: 'true',
+				N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+				DB_POSTGRESDB_HOST: 'postgres',
+				DB_POSTGRESDB_USER: services.postgres.environment?.POSTGRES_USER,
+				DB_POSTGRESDB_DATABASE: services.postgres.environment?.POSTGRES_DB,
+				QUEUE_BULL_REDIS_HOST: 'redis',
+			}),
+		);
+		// No engine n8n calls insecure, no secret.
+		expect(Object.keys(shippedEnv)).not.toContain('N8N_EXPRESSION_ENGINE');
+		expect(Object.keys(shippedEnv)).not.toContain('N8N_ENCRYPTION_KEY');
+		// A run here changes the addresses and nothing else.
+		const here = Object.fromEntries(STACK_ADDRESS_KEYS.map((key) => [key, `here-${key}`]));
+		const env = stackEnv(here as Parameters<typeof stackEnv>[0]);
+		const changed = Object.keys(env).filter((key) => env[key] !== shippedEnv[key]);
+		expect(changed.sort()).toEqual([...STACK_ADDRESS_KEYS].sort());
+	});
+
+	it('mounts the one shipped haproxy.cfg, whose servers are the compose services', () => {
+		const mount = services.haproxy.volumes?.find((v) => v.endsWith(':ro'))?.split(':') ?? [];
+		expect(fromDeploy(mount[0])).toBe(HAPROXY_TEMPLATE);
+		expect(mount[1]).toBe('/usr/local/etc/haproxy/haproxy.cfg');
+		expect(servers(cfg, 'n8n_webhooks')).toEqual(
+			webhookServices.map((name) => ({ name, address: `${name}:5678` })),
+		);
+		expect(servers(cfg, 'n8n_main')).toEqual([{ name: 'n8n-main', address: 'n8n:5678' }]);
+		const bind = /^\s*bind :(\d+)$/m.exec(cfg)?.[1];
+		expect(services.haproxy.ports).toEqual([`${bind}:${bind}`]);
+	});
+
+	it('routes production webhooks and resume URLs to the webhook processes and the rest to main', () => {
+		expect(/^\s*acl production path_beg (.+)$/m.exec(cfg)?.[1].split(' ')).toEqual([
+			'/webhook/',
+			'/webhook-waiting/',
+			'/form/',
+			'/form-waiting/',
+			'/mcp/',
+		]);
+		expect(cfg).toMatch(/^\s*use_backend n8n_webhooks if production$/m);
+		expect(cfg).toMatch(/^\s*default_backend n8n_main$/m);
+	});
+});
+
+describe("the front's addresses, the same way for the twin, the tests and the bench", () => {
+	const local = haproxyConfig(
+		18080,
+		['http://127.0.0.1:5001', 'http://127.0.0.1:5002', 'http://127.0.0.1:5003'],
+		undefined,
+		'http://127.0.0.1:5000',
+	);
+
+	it("puts in this run's bind and servers, with the shipped server settings", () => {
+		expect(local).toMatch(/^\tbind 127\.0\.0\.1:18080$/m);
+		expect(servers(local, 'n8n_webhooks')).toEqual([
+			{ name: 'n8n-webhook-1', address: '127.0.0.1:5001' },
+			{ name: 'n8n-webhook-2', address: '127.0.0.1:5002' },
+			{ name: 'n8n-webhook-3', address: '127.0.0.1:5003' },
+		]);
+		expect(local.match(/^\s*server n8n-webhook-\d \S+ maxconn 2 check$/gm)).toHaveLength(3);
+		expect(servers(local, 'n8n_main')).toEqual([{ name: 'n8n-main', address: '127.0.0.1:5000' }]);
+	});
+
+	it('changes nothing else', () => {
+		const rest = (config: string) =>
+			config
+				.split('\n')
+				.filter((line) => !/^\s*(bind|server) /.test(line))
+				.join('\n');
+		expect(rest(local)).toBe(rest(cfg));
+	});
+});
+
+describe('deploy/Dockerfile', () => {
+	const dockerfile = readFileSync(path.join(repoRoot, 'deploy', 'Dockerfile'), 'utf8');
+
+	it('starts from the official image at the n8n version the tests run', () => {
+		const pinned = readFileSync(path.join(repoRoot, 'scripts', 'n8n-version'), 'utf8').trim();
+		expect(dockerfile).toMatch(
+			new RegExp(`^ARG N8N_VERSION=${pinned.replace(/\./g, '\\.')}$`, 'm'),
+		);
+		expect(dockerfile).toMatch(/^FROM n8nio\/n8n:\$\{N8N_VERSION\}$/m);
+	});
+
+	it('installs the packed package into ~/.n8n/nodes as the community-node installer does, as user node', () => {
+		expect(dockerfile).toMatch(/^USER node$/m);
+		expect(dockerfile).toContain('cd /home/node/.n8n/nodes');
+		expect(dockerfile).toMatch(/npm install --omit=dev --omit=peer --ignore-scripts .*"\$1"/);
+		expect(dockerfile).toMatch(/^COPY --chown=node:node n8n-nodes-review-scraping-\*\.tgz /m);
+	});
+});
