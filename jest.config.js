@@ -59,6 +59,9 @@ const notRepeatedInQueueMode = [
 	// repeat needs Remove Duplicates on deliveryKey (docs/nodes/scraping-delivery.md), as for the
 	// trigger's webhook processes.
 	'scraping-delivery',
+	// An n8n of its own, restarted: what the leader's watcher does at start does not depend on
+	// where executions run (schedule-watch.test.ts runs in queue mode).
+	'schedule-watch-restart',
 ];
 
 module.exports = {

@@ -1,19 +1,24 @@
 import type { ScheduleBody } from '../../simulator/schemas';
 import type { Execution } from './harness/client';
+import { loadExamples, prepareExample } from './harness/examples';
 import {
 	activateChain,
 	expectExecutionCountStays,
+	nodeOutput,
 	nodeRun,
 	packageNode,
 } from './harness/workflows';
 import { useE2e } from './harness/suite';
 
 // Each test publishes its own workflow: the watcher's notices are counted per workflow.
-const { client, simulator, credentials, activated } = useE2e({
+const { client, state, simulator, credentials, activated } = useE2e({
 	credentials: 'schedule watch e2e',
 });
 
 const TRIGGER = 'Recurring Reviews Trigger';
+/** The template's nodes on the trigger's two outputs. */
+const REVIEWS_NODE = 'Handle New Reviews';
+const NOTICE_NODE = 'Send the Notice';
 /** Options → Schedule Check → Every 10 Seconds: a change is told within one look. */
 const LOOK_MS = 10_000;
 const WITHIN_A_LOOK_MS = LOOK_MS + 15_000;
@@ -129,22 +134,32 @@ describe('Recurring Reviews Trigger watching its schedule in a published workflo
 		expect(requestsSince(unpublishedFrom)).toEqual([]);
 	});
 
-	it('with Mend Schedule on, replaces a deleted schedule with one that delivers to the same trigger, and deletes that one when unpublished', async () => {
-		const id = await activateChain(client, 'e2e schedule mend', [
-			watchingTrigger({ mendSchedule: true }),
-		]);
+	it('the template, with Mend Schedule on: a deleted schedule is replaced and told to the notice node, and the replacement delivers to the reviews node', async () => {
+		const example = loadExamples().find(
+			({ file }) => file === 'recurring-reviews-schedule-notices.json',
+		)!;
+		const workflow = prepareExample(example.workflow, { credentials, n8nUrl: state.webhookUrl });
+		const trigger = workflow.nodes.find((node) => node.name === TRIGGER)!;
+		trigger.parameters = {
+			...trigger.parameters,
+			options: { scheduleCheck: 'tenSeconds', mendSchedule: true },
+		};
+		const { id } = await client.createWorkflow(workflow);
+		await client.activate(id);
 		activated.add(id);
 		const [first] = await until('one schedule', () =>
 			schedules().length === 1 ? schedules() : undefined,
 		);
 		simulator.deleteScheduleBehindTheBack(first.schedule_id);
-		const [gone] = await noticesAfter(id, 1);
+		const [noticeRun] = await client.waitForExecutions(id, 1, WITHIN_A_LOOK_MS);
 		const [replacement] = schedules();
-		expect(gone).toMatchObject({
-			notice: 'gone',
-			scheduleId: first.schedule_id,
-			mended: { scheduleId: replacement.schedule_id },
-		});
+		expect(nodeOutput(noticeRun, NOTICE_NODE)).toEqual([
+			expect.objectContaining({
+				notice: 'gone',
+				scheduleId: first.schedule_id,
+				mended: { scheduleId: replacement.schedule_id },
+			}),
+		]);
 		expect(replacement.payload).toEqual(first.payload);
 
 		const fired = await simulator.fireSchedule(replacement.schedule_id);
@@ -152,13 +167,16 @@ describe('Recurring Reviews Trigger watching its schedule in a published workflo
 		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
 		expect(delivery).toMatchObject({ state: 'delivered', finalStatus: 200 });
 		const executions = await client.waitForExecutions(id, 3, WITHIN_A_LOOK_MS);
-		const outputs = executions.map(outputsOf);
-		expect(outputs.flatMap((output) => output.deliveries)).toEqual([
+		const ran = (name: string) =>
+			executions.filter((execution) => execution.data?.resultData.runData[name]);
+		expect(ran(REVIEWS_NODE).flatMap((execution) => nodeOutput(execution, REVIEWS_NODE))).toEqual([
 			expect.objectContaining({ kind: 'reviewJob', scheduleId: replacement.schedule_id }),
 		]);
-		expect(outputs.flatMap((output) => output.notices).map((notice) => notice.notice)).toEqual(
-			expect.arrayContaining(['gone', 'recovered']),
-		);
+		expect(
+			ran(NOTICE_NODE).flatMap((execution) =>
+				nodeOutput(execution, NOTICE_NODE).map((notice) => notice.notice),
+			),
+		).toEqual(expect.arrayContaining(['gone', 'recovered']));
 
 		await client.deactivate(id);
 		activated.delete(id);
