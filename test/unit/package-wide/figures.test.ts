@@ -7,6 +7,7 @@ import { ScrapingApi } from '../../../credentials/ScrapingApi.credentials';
 import { DEFAULT_CONFIG, HOUR_MS } from '../../../simulator/config';
 import { UNRESOLVED_FOR_MS } from '../../../simulator/lookup';
 import { packageNodes } from '../nodeClasses';
+import { checkCron, silenceAllowedMs } from '../../../nodes/ScheduledScrapeTrigger/scheduleHealth';
 
 /**
  * Every figure of the README, CONTRIBUTING.md, docs/ and the editor's texts (a ratio, a share, a duration, a size, a
@@ -501,6 +502,36 @@ const allowed: Allowed[] = [
 				.toLowerCase() ?? 'missing',
 	},
 	// Bench results.
+	{
+		figure: '48 hours',
+		in: ['docs/nodes/scheduled-scrape-trigger.md'],
+		source: 'scheduleHealth.ts silenceAllowedMs (daily)',
+		expected: () => `${silenceAllowedMs('daily') / HOUR_MS} hours`,
+	},
+	{
+		figure: '14 days',
+		in: ['docs/nodes/scheduled-scrape-trigger.md'],
+		source: 'scheduleHealth.ts silenceAllowedMs (weekly)',
+		expected: () => `${silenceAllowedMs('weekly') / (24 * HOUR_MS)} days`,
+	},
+	{
+		figure: '62 days',
+		in: ['docs/nodes/scheduled-scrape-trigger.md'],
+		source: 'scheduleHealth.ts silenceAllowedMs (monthly)',
+		expected: () => `${silenceAllowedMs('monthly') / (24 * HOUR_MS)} days`,
+	},
+	{
+		figure: '15 minutes',
+		in: ['docs/nodes/scheduled-scrape-trigger.md'],
+		source: "scheduleHealth.ts checkCron('quarterHour')",
+		expected: () => `${/\/(\d+) /.exec(checkCron('quarterHour', 'daily', 0)!)![1]} minutes`,
+	},
+	{
+		figure: '10 seconds',
+		in: ['docs/nodes/scheduled-scrape-trigger.md'],
+		source: "scheduleHealth.ts checkCron('tenSeconds')",
+		expected: () => `${/^\*\/(\d+) /.exec(checkCron('tenSeconds', 'daily', 0)!)![1]} seconds`,
+	},
 	{
 		figure: '5 s',
 		in: ['docs/production.md'],
