@@ -67,6 +67,32 @@ function persisted(file: string, create: () => string): string {
 	return value;
 }
 
+/**
+ * The demo's simulator, and Ctrl-C or SIGTERM stopping it with what else the demo runs. The
+ * service's callback retries (2, 6 and 24 hours after a refusal) run on a clock where an hour is a
+ * minute, so a demo callback refused by n8n comes back within minutes, not hours.
+ */
+async function startDemoSimulator(
+	simPort: number,
+	others: string,
+	stopOthers: () => Promise<unknown> | undefined,
+) {
+	const simulator = createSimulator({ port: simPort, timeScale: 1 / 60 });
+	await simulator.start();
+	say(`simulator listening on 127.0.0.1:${simPort}`);
+	let stopping = false;
+	const stop = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(`\nstopping ${others} and the simulator...\n`);
+		await Promise.allSettled([stopOthers(), simulator.stop()]);
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+	return { simulator, stop };
+}
+
 async function ensureApiKey(client: N8nClient): Promise<void> {
 	const file = path.join(home, 'api-key');
 	if (existsSync(file)) {
@@ -140,21 +166,12 @@ async function startScale() {
 	buildPackage();
 	const tarball = packPackage();
 
-	const simulator = createSimulator({ port: simPort, timeScale: 1 / 60 });
-	await simulator.start();
-	say(`simulator listening on 127.0.0.1:${simPort}`);
-
 	let cluster: QueueCluster | undefined;
-	let stopping = false;
-	const stop = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
-		process.stdout.write('\nstopping the front, n8n, Redis, PostgreSQL and the simulator...\n');
-		await Promise.allSettled([cluster?.stop(), simulator.stop()]);
-		process.exit(code);
-	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	const { simulator, stop } = await startDemoSimulator(
+		simPort,
+		'the front, n8n, Redis, PostgreSQL',
+		() => cluster?.stop(),
+	);
 
 	try {
 		say(
@@ -238,23 +255,8 @@ async function main() {
 	say('packing it and installing it into .cache/n8n-home as the community-node installer does');
 	installPackage(home, packPackage());
 
-	// The service's callback retries (2, 6 and 24 hours after a refusal) on a clock where an hour
-	// is a minute, so a demo callback refused by n8n comes back within minutes, not hours.
-	const simulator = createSimulator({ port: simPort, timeScale: 1 / 60 });
-	await simulator.start();
-	say(`simulator listening on 127.0.0.1:${simPort}`);
-
 	let n8n: N8nInstance | undefined;
-	let stopping = false;
-	const stop = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
-		process.stdout.write('\nstopping n8n and the simulator...\n');
-		await Promise.allSettled([n8n?.stop(), simulator.stop()]);
-		process.exit(code);
-	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	const { simulator, stop } = await startDemoSimulator(simPort, 'n8n', () => n8n?.stop());
 
 	try {
 		say('starting n8n');

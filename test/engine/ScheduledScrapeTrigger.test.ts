@@ -211,6 +211,23 @@ describe('Scheduled Scrape Trigger lifecycle', () => {
 	});
 });
 
+/** Fires the schedule and hands its one delivery, as the receiver got it, to the trigger. */
+async function runDelivered(
+	node: ReturnType<typeof trigger>,
+	receiver: Awaited<ReturnType<typeof startReceiver>>,
+	scheduleId: number,
+) {
+	await context.sim.fireSchedule(scheduleId);
+	await context.sim.waitForDeliveries(1, 5000);
+	const [delivery] = receiver.received;
+	const url = new URL(delivery.url, receiver.url);
+	const received = await node.receive({
+		body: delivery.body,
+		query: Object.fromEntries(url.searchParams),
+	});
+	return { delivery, url, received };
+}
+
 describe('Scheduled Scrape Trigger deliveries', () => {
 	it('a fired schedule delivers to the trigger, which starts the workflow with the payload', async () => {
 		const receiver = await startReceiver();
@@ -218,14 +235,11 @@ describe('Scheduled Scrape Trigger deliveries', () => {
 			const node = trigger(onePizzaProfile, receiver.url);
 			await node.lifecycle('create');
 			const state = node.staticData[`node:${NODE}`] as IDataObject;
-			await context.sim.fireSchedule(Number(state.scheduleId));
-			await context.sim.waitForDeliveries(1, 5000);
-			const [delivery] = receiver.received;
-			const url = new URL(delivery.url, receiver.url);
-			const received = await node.receive({
-				body: delivery.body,
-				query: Object.fromEntries(url.searchParams),
-			});
+			const { delivery, url, received } = await runDelivered(
+				node,
+				receiver,
+				Number(state.scheduleId),
+			);
 			expect(received.response.workflowData?.[0][0].json).toMatchObject({
 				kind: 'reviewJob',
 				scheduleId: state.scheduleId,
@@ -364,11 +378,12 @@ describe('Recurring Reviews Trigger: watching its schedule', () => {
 		context.sim.setLastSuccessfulRun(scheduleId, hoursAgo(47));
 		await active.tick();
 		expect(active.emitted).toEqual([]);
-		context.sim.setLastSuccessfulRun(scheduleId, hoursAgo(49));
+		const lastRun = hoursAgo(49);
+		context.sim.setLastSuccessfulRun(scheduleId, lastRun);
 		await active.tick();
 		expect(noticesOf(active.emitted)[0]).toMatchObject({
 			notice: 'silent',
-			lastSuccessfulRun: hoursAgo(49),
+			lastSuccessfulRun: lastRun,
 		});
 	});
 
@@ -398,14 +413,7 @@ describe('Recurring Reviews Trigger: watching its schedule', () => {
 				scheduleId: newId,
 			});
 
-			await context.sim.fireSchedule(newId);
-			await context.sim.waitForDeliveries(1, 5000);
-			const [delivery] = receiver.received;
-			const url = new URL(delivery.url, receiver.url);
-			const received = await node.receive({
-				body: delivery.body,
-				query: Object.fromEntries(url.searchParams),
-			});
+			const { received } = await runDelivered(node, receiver, newId);
 			expect(received.response.workflowData?.[0][0].json).toMatchObject({
 				kind: 'reviewJob',
 				scheduleId: newId,

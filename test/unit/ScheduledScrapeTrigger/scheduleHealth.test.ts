@@ -74,24 +74,11 @@ describe('scheduleNotice', () => {
 	});
 
 	it('names the replacement, a failed mend, and a recovery', () => {
-		expect(
-			scheduleNotice({
-				...base,
-				condition: 'gone',
-				previous: 'healthy',
-				mendOn: true,
-				mended: { scheduleId: 9 },
-			}).message,
-		).toContain('replaced it with schedule 9');
-		expect(
-			scheduleNotice({
-				...base,
-				condition: 'gone',
-				previous: 'healthy',
-				mendOn: true,
-				mended: { error: 'HTTP 500' },
-			}).message,
-		).toContain('could not replace it: HTTP 500');
+		const goneAndMended = (mended: { scheduleId: number } | { error: string }) =>
+			scheduleNotice({ ...base, condition: 'gone', previous: 'healthy', mendOn: true, mended })
+				.message;
+		expect(goneAndMended({ scheduleId: 9 })).toContain('replaced it with schedule 9');
+		expect(goneAndMended({ error: 'HTTP 500' })).toContain('could not replace it: HTTP 500');
 		expect(scheduleNotice({ ...base, condition: 'healthy', previous: 'silent' })).toMatchObject({
 			notice: 'recovered',
 			previousNotice: 'silent',
