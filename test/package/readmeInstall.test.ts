@@ -52,6 +52,9 @@ describe("README's Install, run as written against a fresh home folder", () => {
 		writeFileSync(join(work, 'package.json'), '{"private": true}\n');
 		const script = nodesFolder.join('\n').replaceAll('/path/to/', `${work}/`);
 		expect(script).toContain(`${work}/n8n-nodes-review-scraping-*.tgz`);
+		const machineNpmCache = execFileSync('npm', ['config', 'get', 'cache'], {
+			encoding: 'utf8',
+		}).trim();
 		// A user's shell, not npm's: no npm_* variables of the test run (their prefix among them).
 		const env = Object.fromEntries(
 			Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
@@ -62,12 +65,16 @@ describe("README's Install, run as written against a fresh home folder", () => {
 			env: {
 				...env,
 				HOME: home,
-				npm_config_cache: join(work, 'npm-cache'),
+				// The machine's cache, preferred to the registry: npm reads the manifest of the omitted
+				// peer dependency (n8n-workflow), which the project's own install has cached; a fresh
+				// cache met a slow registry beside CI's n8n install and went over the time limit.
+				npm_config_cache: machineNpmCache,
+				npm_config_prefer_offline: 'true',
 				npm_config_audit: 'false',
 				npm_config_fund: 'false',
 				npm_config_update_notifier: 'false',
 			},
-			timeout: 60_000,
+			timeout: 120_000,
 		});
 		expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
 
