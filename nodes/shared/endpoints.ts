@@ -3,8 +3,8 @@ import type { IHttpRequestMethods } from 'n8n-workflow';
 /** The service's APIs, each with its address in a credential (outgoing/transport/apis.ts). */
 export type ApiName = 'review' | 'scheduling' | 'ecommerce' | 'video' | 'photo' | 'social';
 
-/** The field of an answer that names the work an endpoint started. */
-export type AnswerId = 'job_id' | 'request_id';
+/** The field of an answer that names the work an endpoint started: `job_id` or `request_id` so far. */
+export type AnswerId = string;
 
 /**
  * One shape a callback payload can have. A key path `a.b` is key `b` of the object at `a`; every
@@ -241,17 +241,3 @@ export function withRows(table: EndpointTable, rows: Partial<EndpointTable>): En
 		endpoints: [...table.endpoints, ...(rows.endpoints ?? [])],
 	};
 }
-
-const unique = (values: readonly string[]) => [...new Set(values)];
-
-/** Every field a payload of the table's kinds is identified by, in the table's order. */
-export const idFieldsOf = (table: EndpointTable): string[] =>
-	unique(table.callbackKinds.map(({ idField }) => idField));
-
-/** Every list the table's kinds carry their records in, in the table's order. */
-export const recordListsOf = (table: EndpointTable): string[] =>
-	unique(table.callbackKinds.map(({ records }) => records));
-
-/** Every key of a request or an echo that holds a callback address. */
-export const callbackKeysOf = (table: EndpointTable): string[] =>
-	unique(table.endpoints.flatMap(({ callbackKeys = [] }) => callbackKeys));

@@ -1,4 +1,4 @@
-import { callbackKeysOf, ENDPOINTS, type EndpointTable } from './endpoints';
+import { ENDPOINTS, type EndpointTable } from './endpoints';
 
 /** Where a trigger's shared secret travels in its callback address. */
 export const SECRET_QUERY_PARAMETER = 'secret';
@@ -15,7 +15,8 @@ const SECRET_QUERY_PARAMETERS = [SECRET_QUERY_PARAMETER, 'signature', RESUME_TOK
 
 /** The keys holding a callback address: the table's, and the nodes' own parameter for one. */
 export function callbackKeys(table: EndpointTable): ReadonlySet<string> {
-	return new Set([...callbackKeysOf(table), 'callbackUrl']);
+	const keys = table.endpoints.flatMap((endpoint) => endpoint.callbackKeys ?? []);
+	return new Set([...keys, 'callbackUrl']);
 }
 
 export const CALLBACK_KEYS = callbackKeys(ENDPOINTS);

@@ -1,14 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../dataObject';
-import {
-	ENDPOINTS,
-	idFieldsOf,
-	recordListsOf,
-	type CallbackKind,
-	type EndpointTable,
-	type ShapeRule,
-} from '../endpoints';
+import { ENDPOINTS, type CallbackKind, type EndpointTable, type ShapeRule } from '../endpoints';
 
 /** The triggers' Kinds options: the table's kinds, and what none of their shapes fits. */
 export const PAYLOAD_KINDS: ReadonlyArray<{ name: string; value: string }> = [
@@ -18,6 +11,16 @@ export const PAYLOAD_KINDS: ReadonlyArray<{ name: string; value: string }> = [
 
 /** A callback kind's `value` in the endpoint table, or `unknown`. */
 export type PayloadKind = string;
+
+const unique = (values: readonly string[]) => [...new Set(values)];
+
+/** Every field a payload of the table's kinds is identified by, in the table's order. */
+export const idFieldsOf = (table: EndpointTable): string[] =>
+	unique(table.callbackKinds.map(({ idField }) => idField));
+
+/** Every list the table's kinds carry their records in, in the table's order. */
+export const recordListsOf = (table: EndpointTable): string[] =>
+	unique(table.callbackKinds.map(({ records }) => records));
 
 /** The value at a key path (`a.b`: key `b` of the object at `a`), and whether it is there. */
 function at(payload: IDataObject, path: string): { found: boolean; value?: unknown } {

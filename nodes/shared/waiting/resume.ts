@@ -15,10 +15,11 @@ import {
 	payloadId,
 	payloadOutcome,
 	recognizePayload,
+	recordListsOf,
 	type Outcome,
 } from '../incoming/callbackPayload';
 import { withoutKeys } from '../dataObject';
-import { ENDPOINTS, recordListsOf } from '../endpoints';
+import { ENDPOINTS } from '../endpoints';
 import type { OperationsOf } from '../operationTable';
 import { redactEchoedSecrets, RESUME_TOKEN_PARAMETER } from '../redact';
 import { awaitedJobKey, decodeAwaitedJob, tokenMatches } from './awaitedJob';
