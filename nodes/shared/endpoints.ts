@@ -3,7 +3,7 @@ import type { IHttpRequestMethods } from 'n8n-workflow';
 /** The service's APIs, each with its address in a credential (outgoing/transport/apis.ts). */
 export type ApiName = 'review' | 'scheduling' | 'ecommerce' | 'video' | 'photo' | 'social';
 
-/** The field of an answer that names the work an endpoint started: `job_id` or `request_id` so far. */
+/** The field of an answer that names the work an endpoint started (`job_id`, `request_id`). */
 export type AnswerId = string;
 
 /**

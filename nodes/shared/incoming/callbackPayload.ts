@@ -61,29 +61,22 @@ export function recognizePayload(payload: IDataObject, table = ENDPOINTS): Paylo
 	return kindOf(payload, table)?.value ?? 'unknown';
 }
 
-/** The first of `fields` (its kind's first) whose value `accept`s, as it is. */
-function firstOf(
-	payload: IDataObject,
-	own: string | undefined,
-	fields: string[],
-	accept: (value: unknown) => boolean,
-): unknown {
-	const ordered = own === undefined ? fields : [own, ...fields.filter((field) => field !== own)];
-	const field = ordered.find((name) => accept(payload[name]));
+/** The value of the first of `fields` (its kind's own first) that is neither missing nor null. */
+function firstPresent(payload: IDataObject, own: string | undefined, fields: string[]): unknown {
+	const ordered = own === undefined ? fields : [own, ...fields];
+	const field = ordered.find((name) => payload[name] !== undefined && payload[name] !== null);
 	return field === undefined ? undefined : payload[field];
 }
 
-const present = (value: unknown) => value !== undefined && value !== null;
-
 /** The id the service retries deliveries under: its kind's id field (`job_id` of a review job). */
 export function payloadId(payload: IDataObject, table = ENDPOINTS): string | undefined {
-	const id = firstOf(payload, kindOf(payload, table)?.idField, idFieldsOf(table), present);
+	const id = firstPresent(payload, kindOf(payload, table)?.idField, idFieldsOf(table));
 	return id === undefined ? undefined : String(id);
 }
 
 /** The records a payload carries: its kind's list (`reviews` of a review job, else `results`). */
 export function payloadRecords(payload: IDataObject, table = ENDPOINTS): IDataObject[] | undefined {
-	const records = firstOf(payload, kindOf(payload, table)?.records, recordListsOf(table), present);
+	const records = firstPresent(payload, kindOf(payload, table)?.records, recordListsOf(table));
 	return Array.isArray(records) ? (records as IDataObject[]) : undefined;
 }
 

@@ -20,7 +20,8 @@ function kindsTable(): string {
 			.join(', ') || '–';
 	return [
 		START,
-		'<!-- Written by test/unit/package-wide/callbackKindsDoc.test.ts (UPDATE_DOCS=1) from nodes/shared/endpoints.ts; checked by it on every run. -->',
+		'<!-- Written by test/unit/package-wide/callbackKindsDoc.test.ts (UPDATE_DOCS=1) from ' +
+			'nodes/shared/endpoints.ts; checked by it on every run. -->',
 		'',
 		'| Kind | `kind` | `id` from | Records in | Sent for |',
 		'|---|---|---|---|---|',
