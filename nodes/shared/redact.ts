@@ -1,3 +1,5 @@
+import { ENDPOINTS, type EndpointTable } from './endpoints';
+
 /** Where a trigger's shared secret travels in its callback address. */
 export const SECRET_QUERY_PARAMETER = 'secret';
 
@@ -10,11 +12,14 @@ export const RESUME_TOKEN_PARAMETER = 'resume_token';
  * holds either can resume the waiting execution).
  */
 const SECRET_QUERY_PARAMETERS = [SECRET_QUERY_PARAMETER, 'signature', RESUME_TOKEN_PARAMETER];
-export const CALLBACK_KEYS: ReadonlySet<string> = new Set([
-	'callback',
-	'callback_url',
-	'callbackUrl',
-]);
+
+/** The keys holding a callback address: the table's, and the nodes' own parameter for one. */
+export function callbackKeys(table: EndpointTable): ReadonlySet<string> {
+	const keys = table.endpoints.flatMap((endpoint) => endpoint.callbackKeys ?? []);
+	return new Set([...keys, 'callbackUrl']);
+}
+
+export const CALLBACK_KEYS = callbackKeys(ENDPOINTS);
 export const REDACTED = '***';
 
 /** A callback address with the value of each secret query parameter replaced. */
@@ -46,11 +51,11 @@ export function redactCallbackUrl(url: string): string {
  * error or a log; the rest of the value is returned as it came (the same objects where nothing
  * changed, so large result lists are not copied).
  */
-export function redactEchoedSecrets<T>(value: T): T {
-	return redact(value, false) as T;
+export function redactEchoedSecrets<T>(value: T, keys = CALLBACK_KEYS): T {
+	return redact(value, false, keys) as T;
 }
 
-function redact(value: unknown, underCallbackKey: boolean): unknown {
+function redact(value: unknown, underCallbackKey: boolean, keys: ReadonlySet<string>): unknown {
 	if (typeof value === 'string') return underCallbackKey ? redactCallbackUrl(value) : value;
 	if (typeof value !== 'object' || value === null) return value;
 	// Plain loops: a delivery of 100 MiB has millions of values, and Object.entries made a pair for
@@ -59,7 +64,7 @@ function redact(value: unknown, underCallbackKey: boolean): unknown {
 		let copy: unknown[] | undefined;
 		for (let index = 0; index < value.length; index++) {
 			const element: unknown = value[index];
-			const redacted = redact(element, underCallbackKey);
+			const redacted = redact(element, underCallbackKey, keys);
 			if (redacted !== element) (copy ??= [...value])[index] = redacted;
 		}
 		return copy ?? value;
@@ -68,7 +73,7 @@ function redact(value: unknown, underCallbackKey: boolean): unknown {
 	const object = value as Record<string, unknown>;
 	for (const key of Object.keys(object)) {
 		const child = object[key];
-		const redacted = redact(child, CALLBACK_KEYS.has(key));
+		const redacted = redact(child, keys.has(key), keys);
 		if (redacted !== child) (copy ??= { ...object })[key] = redacted;
 	}
 	return copy ?? value;

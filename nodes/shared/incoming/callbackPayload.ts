@@ -1,60 +1,82 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../dataObject';
+import { ENDPOINTS, type CallbackKind, type EndpointTable, type ShapeRule } from '../endpoints';
 
-export const PAYLOAD_KINDS = [
-	{ name: 'Review Job', value: 'reviewJob' },
-	{ name: 'Product Search', value: 'productSearch' },
-	{ name: 'Photo Search', value: 'photoSearch' },
-	{ name: 'Social Post Scrape', value: 'socialScrape' },
-	{ name: 'Video Request', value: 'videoRequest' },
-	{ name: 'Review Index Request', value: 'reviewIndex' },
+/** The triggers' Kinds options: the table's kinds, and what none of their shapes fits. */
+export const PAYLOAD_KINDS: ReadonlyArray<{ name: string; value: string }> = [
+	...ENDPOINTS.callbackKinds.map(({ name, value }) => ({ name, value })),
 	{ name: 'Unrecognised', value: 'unknown' },
-] as const;
+];
 
-export type PayloadKind = (typeof PAYLOAD_KINDS)[number]['value'];
+/** A callback kind's `value` in the endpoint table, or `unknown`. */
+export type PayloadKind = string;
 
-const has = (payload: IDataObject, key: string) => Object.hasOwn(payload, key);
+const unique = (values: readonly string[]) => [...new Set(values)];
+
+/** Every field a payload of the table's kinds is identified by, in the table's order. */
+export const idFieldsOf = (table: EndpointTable): string[] =>
+	unique(table.callbackKinds.map(({ idField }) => idField));
+
+/** Every list the table's kinds carry their records in, in the table's order. */
+export const recordListsOf = (table: EndpointTable): string[] =>
+	unique(table.callbackKinds.map(({ records }) => records));
+
+/** The value at a key path (`a.b`: key `b` of the object at `a`), and whether it is there. */
+function at(payload: IDataObject, path: string): { found: boolean; value?: unknown } {
+	let value: unknown = payload;
+	for (const key of path.split('.')) {
+		if (!isObject(value) || !Object.hasOwn(value, key)) return { found: false };
+		value = value[key];
+	}
+	return { found: true, value };
+}
+
+function fits(payload: IDataObject, rule: ShapeRule): boolean {
+	const has = (path: string) => at(payload, path).found;
+	return (
+		(rule.has ?? []).every(has) &&
+		(rule.hasOneOfEach ?? []).every((group) => group.some(has)) &&
+		!(rule.lacks ?? []).some(has) &&
+		(rule.notObjects ?? []).every((path) => !isObject(at(payload, path).value)) &&
+		Object.entries(rule.equals ?? {}).every(([path, values]) =>
+			(values as readonly unknown[]).includes(at(payload, path).value),
+		) &&
+		!Object.entries(rule.notEquals ?? {}).some(([path, values]) =>
+			(values as readonly unknown[]).includes(at(payload, path).value),
+		)
+	);
+}
+
+function kindOf(payload: IDataObject, table: EndpointTable): CallbackKind | undefined {
+	return table.callbackKinds.find(({ shapes }) => shapes.some((rule) => fits(payload, rule)));
+}
 
 /**
- * The service names no event kinds (service-interface.md, Events), so the kind is read from the
- * payload's shape: which keys it carries, not only their values, so that a failed request whose
- * `results`, `summary` or `pagination` are null is still told apart. The shapes are those of the
- * interface's resources: the social-network scrape and photo-sharing search envelopes, the
- * request status record (video-platform), the e-commerce search envelope (no request_metadata),
- * and the review job payload of REAL-SERVICE.md.
+ * The kind is read from which keys the payload carries, not only their values, so that a failed
+ * request whose `results`, `summary` or `pagination` are null is still told apart; the shapes are
+ * the endpoint table's.
  */
-export function recognizePayload(payload: IDataObject): PayloadKind {
-	if (!has(payload, 'request_id')) {
-		return has(payload, 'job_id') ? 'reviewJob' : 'unknown';
-	}
-	if (payload.endpoint === 'profiles' || payload.endpoint === 'reviews') return 'reviewIndex';
-	const metadata = isObject(payload.request_metadata) ? payload.request_metadata : undefined;
-	const isEnvelope = ['results', 'summary', 'pagination'].some((key) => has(payload, key));
-	if (metadata) {
-		if (has(metadata, 'keyword')) return 'photoSearch';
-		if (has(metadata, 'url') || has(metadata, 'get_comments')) {
-			if (isEnvelope) return 'socialScrape';
-			if (has(payload, 'created_at') || has(payload, 'updated_at')) return 'videoRequest';
-		}
-		return 'unknown';
-	}
-	const summary = isObject(payload.summary) ? payload.summary : undefined;
-	if (summary && has(summary, 'total_posts')) return 'photoSearch';
-	// The e-commerce envelope is the only one without request_metadata.
-	if (isEnvelope && !has(payload, 'request_metadata')) return 'productSearch';
-	return 'unknown';
+export function recognizePayload(payload: IDataObject, table = ENDPOINTS): PayloadKind {
+	return kindOf(payload, table)?.value ?? 'unknown';
 }
 
-/** The id the service retries deliveries under: `job_id` for review jobs, `request_id` otherwise. */
-export function payloadId(payload: IDataObject): string | undefined {
-	const id = payload.request_id ?? payload.job_id;
-	return id === undefined || id === null ? undefined : String(id);
+/** The value of the first of `fields` (its kind's own first) that is neither missing nor null. */
+function firstPresent(payload: IDataObject, own: string | undefined, fields: string[]): unknown {
+	const ordered = own === undefined ? fields : [own, ...fields];
+	const field = ordered.find((name) => payload[name] !== undefined && payload[name] !== null);
+	return field === undefined ? undefined : payload[field];
 }
 
-/** The records a payload carries: reviews of a review job, `results` of every other kind. */
-export function payloadRecords(payload: IDataObject): IDataObject[] | undefined {
-	const records = payload.reviews ?? payload.results;
+/** The id the service retries deliveries under: its kind's id field (`job_id` of a review job). */
+export function payloadId(payload: IDataObject, table = ENDPOINTS): string | undefined {
+	const id = firstPresent(payload, kindOf(payload, table)?.idField, idFieldsOf(table));
+	return id === undefined ? undefined : String(id);
+}
+
+/** The records a payload carries: its kind's list (`reviews` of a review job, else `results`). */
+export function payloadRecords(payload: IDataObject, table = ENDPOINTS): IDataObject[] | undefined {
+	const records = firstPresent(payload, kindOf(payload, table)?.records, recordListsOf(table));
 	return Array.isArray(records) ? (records as IDataObject[]) : undefined;
 }
 

@@ -1,5 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import type { AnswerId, EndpointTable } from '../endpoints';
+import { payloadRecords } from '../incoming/callbackPayload';
+
 /** The field every resumed item carries, so a time-out (input items passed on) is easy to tell apart. */
 export const WAIT_STATUS_FIELD = 'wait_status';
 
@@ -16,7 +19,7 @@ export interface Waiting {
 	/** The callback parameter the node fills itself while waiting (and hides). */
 	callbackParameter: string;
 	/** The field of the acknowledgement that the callback will carry. */
-	idField: 'job_id' | 'request_id';
+	idField: AnswerId;
 	/** The node's first version whose time limit is an amount and a unit (minutes before it). */
 	timeLimitInUnitsFrom: number;
 	/** Whether the service answered with the results at once: then there is nothing to wait for. */
@@ -41,9 +44,8 @@ export function completedResults(results: IDataObject[]): IDataObject[] {
  * `$('Earlier node').item` in any later node would fail. Split Out on the records list gives one
  * item per record with the link kept.
  */
-export function oneResumedItem(payload: IDataObject): IDataObject[] {
-	const records = Array.isArray(payload.results) ? payload.results : payload.reviews;
-	const count = Array.isArray(records) ? records.length : 0;
+export function oneResumedItem(payload: IDataObject, table?: EndpointTable): IDataObject[] {
+	const count = payloadRecords(payload, table)?.length ?? 0;
 	return [{ ...payload, result_count: payload.result_count ?? count }];
 }
 

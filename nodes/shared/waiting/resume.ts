@@ -15,9 +15,11 @@ import {
 	payloadId,
 	payloadOutcome,
 	recognizePayload,
+	recordListsOf,
 	type Outcome,
 } from '../incoming/callbackPayload';
 import { withoutKeys } from '../dataObject';
+import { ENDPOINTS } from '../endpoints';
 import type { OperationsOf } from '../operationTable';
 import { redactEchoedSecrets, RESUME_TOKEN_PARAMETER } from '../redact';
 import { awaitedJobKey, decodeAwaitedJob, tokenMatches } from './awaitedJob';
@@ -57,7 +59,7 @@ export async function resumeWaitingOperation(
 	const operationName = this.getNodeParameter('operation', '') as string;
 	const waiting = operations[resource]?.[operationName]?.waiting;
 	const parameter: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback);
-	const toItems = waiting?.resumedItems ?? oneResumedItem;
+	const toItems = waiting?.resumedItems ?? ((payload: IDataObject) => oneResumedItem(payload));
 	return resumeWithResults.call(this, (payload) => toItems(payload, this.getNode(), parameter));
 }
 
@@ -107,7 +109,7 @@ function resumeWithResults(
 
 /** The delivered envelope without its (empty) records, and a count that says there were none. */
 function emptyResult(payload: IDataObject): IDataObject {
-	return { ...withoutKeys(payload, 'results', 'reviews'), result_count: 0 };
+	return { ...withoutKeys(payload, ...recordListsOf(ENDPOINTS)), result_count: 0 };
 }
 
 function continuesOnError(node: ReturnType<IWebhookFunctions['getNode']>): boolean {

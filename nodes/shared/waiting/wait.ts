@@ -204,7 +204,7 @@ async function awaitCompletion(
 	if (waiting.answeredAtOnce?.(acknowledgement)) {
 		const parameter: ParameterReader = (name, fallback) =>
 			this.getNodeParameter(name, itemIndex, fallback);
-		const toItems = waiting.resumedItems ?? oneResumedItem;
+		const toItems = waiting.resumedItems ?? ((payload: IDataObject) => oneResumedItem(payload));
 		return completedResults(toItems(acknowledgement, this.getNode(), parameter));
 	}
 	const expectedId = acknowledgement[waiting.idField];

@@ -16,7 +16,8 @@ import {
 } from '../callbackPayload';
 import { unreadRequest } from '../../host/internals';
 import { isObject } from '../../dataObject';
-import { redactEchoedSecrets, SECRET_QUERY_PARAMETER } from '../../redact';
+import { ENDPOINTS, type EndpointTable } from '../../endpoints';
+import { callbackKeys, redactEchoedSecrets, SECRET_QUERY_PARAMETER } from '../../redact';
 import { secretsMatch } from '../../secretsMatch';
 import { LARGE_DELIVERY_LIMIT_MIB, type DeliveryOptions } from './options';
 import { contentDigest, screenDelivery, type DeliveryMemory } from './recentDeliveries';
@@ -29,6 +30,8 @@ export interface DeliverySettings extends DeliveryOptions {
 	memory: DeliveryMemory;
 	/** Fields every item of this trigger carries besides kind, id and outcome. */
 	extraFields?: IDataObject;
+	/** The endpoint table whose kinds are recognised; the package's own if unset. */
+	endpoints?: EndpointTable;
 }
 
 /**
@@ -83,8 +86,9 @@ export function readDelivery(
 	body: IDataObject,
 	settings: Omit<DeliverySettings, 'secret'> & { scope: string },
 ): DeliveryReading {
-	const payload = redactEchoedSecrets(body);
-	const kind = recognizePayload(payload);
+	const table = settings.endpoints ?? ENDPOINTS;
+	const payload = redactEchoedSecrets(body, settings.endpoints && callbackKeys(table));
+	const kind = recognizePayload(payload, table);
 	// A payload whose shape is not known may be any kind: dropping it under a kind filter would lose
 	// it for good (it was answered 200), so it starts the workflow as `unknown`.
 	if (settings.kinds.length > 0 && kind !== 'unknown' && !settings.kinds.includes(kind)) {
@@ -92,7 +96,7 @@ export function readDelivery(
 	}
 	const outcome = payloadOutcome(payload);
 	if (settings.completedOnly && outcome !== 'completed') return { ignored: outcome };
-	const id = payloadId(payload);
+	const id = payloadId(payload, table);
 	const digest = contentDigest(payload);
 	let redelivery: IDataObject = {};
 	if (id !== undefined && settings.dedupe) {
@@ -114,7 +118,7 @@ export function readDelivery(
 		deliveryKey: deliveryKey(kind, id, digest),
 		...redelivery,
 	};
-	return { items: deliveryItems(kind, payload, head, settings.splitResults) };
+	return { items: deliveryItems(kind, payload, head, settings.splitResults, table) };
 }
 
 const SECRET_HEADER = 'x-callback-secret';
@@ -271,9 +275,10 @@ function deliveryItems(
 	payload: IDataObject,
 	head: IDataObject & { outcome: Outcome; deliveryKey: string },
 	splitResults: boolean,
+	table: EndpointTable,
 ): IDataObject[] {
 	const normalized = normalizePayload(kind, payload);
-	const records = payloadRecords(normalized) ?? [];
+	const records = payloadRecords(normalized, table) ?? [];
 	const counted = { ...head, recordCount: records.length };
 	if (splitResults && records.length > 0) return records.map((record) => ({ ...counted, record }));
 	return [{ ...counted, payload: normalized }];

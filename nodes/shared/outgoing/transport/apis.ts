@@ -10,7 +10,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-export type ApiName = 'review' | 'scheduling' | 'ecommerce' | 'video' | 'photo' | 'social';
+import type { ApiName } from '../../endpoints';
+
+export type { ApiName };
 
 export type RequestContext =
 	| IExecuteFunctions
