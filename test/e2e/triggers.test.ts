@@ -146,6 +146,8 @@ describe('Scheduled Scrape Trigger in an activated workflow', () => {
 				scheduleId: schedule.schedule_id,
 				secret,
 				callbackBase: webhookUrl,
+				// Whence the watcher counts a silence before the schedule's first run.
+				createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
 			}),
 		);
 
