@@ -1,0 +1,153 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+import {
+	burstTable,
+	resumeTable,
+	runningAtScalePage,
+	withBurstTable,
+	withResumeTable,
+	type BurstCell,
+} from '../../../bench/lib/burstTable';
+import { patternsFile, patternsPage, renderPatternsPage } from '../../../bench/lib/patternsTable';
+import { markdown, resultsDir, type Report } from '../../../bench/lib/report';
+import { ENDPOINTS } from '../../../nodes/shared/endpoints';
+import { repoRoot } from '../nodeClasses';
+
+// report.ts formats with prettier, which jest's VM cannot load; markdown() does not use it.
+jest.mock('prettier', () => ({}));
+
+/**
+ * The parts of the docs that a program writes: each is checked to be what its generator writes now
+ * from its source, so a hand edit, or a source changed without its part, fails here.
+ * `UPDATE_DOCS=1 npx jest test/unit/package-wide/generatedDocs.test.ts` writes them all again.
+ * (The code map in CONTRIBUTING.md is test/engine/paths.test.ts's.)
+ */
+const read = (file: string) => readFileSync(file, 'utf8');
+const json = <T>(file: string) => JSON.parse(read(file)) as T;
+const benchCells = (id: string) => {
+	const full = json<{ results: Array<{ id: string; params: { count: number }; raw: any }> }>(
+		join(resultsDir, 'full.json'),
+	);
+	const result = full.results.find((entry) => entry.id === id);
+	if (!result) throw new Error(`bench/results/full.json has no ${id} results`);
+	return { cells: result.raw.cells as BurstCell[], count: result.params.count };
+};
+
+/** Prettier as the bench runs it, in a child process (jest's VM refuses prettier 3's imports). */
+const prettier = (text: string, file: string) =>
+	execFileSync(
+		process.execPath,
+		[require.resolve('prettier/bin/prettier.cjs'), '--stdin-filepath', file],
+		{
+			input: text,
+			encoding: 'utf8',
+		},
+	);
+
+const KINDS_START = '<!-- callback-kinds:start -->';
+const KINDS_END = '<!-- callback-kinds:end -->';
+function withCallbackKinds(page: string): string {
+	const sentBy = (kind: string) =>
+		ENDPOINTS.endpoints
+			.filter(({ callbacks = [] }) => callbacks.includes(kind))
+			.map(({ api, method, path }) => `${api} \`${method} ${path}\``)
+			.join(', ') || '–';
+	const table = [
+		KINDS_START,
+		'<!-- Written by test/unit/package-wide/generatedDocs.test.ts (UPDATE_DOCS=1) from ' +
+			'nodes/shared/endpoints.ts; checked by it on every run. -->',
+		'',
+		'| Kind | `kind` | `id` from | Records in | Sent for |',
+		'|---|---|---|---|---|',
+		...ENDPOINTS.callbackKinds.map(
+			({ name, value, idField, records }) =>
+				`| ${name} | \`${value}\` | \`${idField}\` | \`${records}\` | ${sentBy(value)} |`,
+		),
+		'| Unrecognised | `unknown` | `request_id` or `job_id`, if any | – | – |',
+		'',
+		KINDS_END,
+	].join('\n');
+	const from = page.indexOf(KINDS_START);
+	const to = page.indexOf(KINDS_END);
+	if (from < 0 || to < from) throw new Error('the page has lost its callback-kinds markers');
+	return page.slice(0, from) + table + page.slice(to + KINDS_END.length);
+}
+
+const GENERATED: Array<[part: string, file: string, render: (page: string) => string]> = [
+	[
+		'callback kinds, from nodes/shared/endpoints.ts',
+		join(repoRoot, 'docs', 'nodes', 'scraping-callback-trigger.md'),
+		withCallbackKinds,
+	],
+	[
+		'the patterns table, from docs/results/patterns.json',
+		patternsPage,
+		(page) => renderPatternsPage(page, json(patternsFile)),
+	],
+	[
+		"the burst and resume tables, from bench/results/full.json's burst and resume-burst",
+		runningAtScalePage,
+		(page) => {
+			const burst = benchCells('burst');
+			const resumes = benchCells('resume-burst');
+			return withResumeTable(
+				withBurstTable(page, burstTable(burst.cells, burst.count)),
+				resumeTable(resumes.cells, resumes.count),
+			);
+		},
+	],
+	...['full', 'quick'].map(
+		(name) =>
+			[
+				`the bench report, from bench/results/${name}.json`,
+				join(resultsDir, `${name}.md`),
+				(_page: string) =>
+					prettier(
+						markdown(json<Report>(join(resultsDir, `${name}.json`))),
+						join(resultsDir, `${name}.md`),
+					),
+			] as [string, string, (page: string) => string],
+	),
+];
+
+describe('generated parts of the docs', () => {
+	it.each(
+		GENERATED.map(
+			([part, file, render]) => [part, relative(repoRoot, file), file, render] as const,
+		),
+	)('%s (%s)', (part, name, file, render) => {
+		const page = read(file);
+		const expected = render(page);
+		if (process.env.UPDATE_DOCS === '1') writeFileSync(file, expected);
+		else if (expected !== page) {
+			throw new Error(
+				`${name}: ${part} differs from what its generator writes now: ` +
+					'UPDATE_DOCS=1 npx jest test/unit/package-wide/generatedDocs.test.ts (never edit it by hand).',
+			);
+		}
+	});
+
+	it("README's compatibility table is test/compat/results.json (node scripts/compat.mjs --table-only)", () => {
+		const check = spawnSync(
+			process.execPath,
+			[join(repoRoot, 'scripts', 'compat.mjs'), '--table-only', '--check'],
+			{ cwd: repoRoot, encoding: 'utf8' },
+		);
+		expect([check.status, check.stderr]).toEqual([0, '']);
+	});
+
+	// A compatibility row is worth what its commit is: one that never landed tells nobody what ran.
+	it("names in the compatibility table only commits of this repository's history", () => {
+		const runs = json<Array<{ commit: string }>>(join(repoRoot, 'test', 'compat', 'results.json'));
+		const notInHistory = runs
+			.map((run) => run.commit)
+			.filter(
+				(commit) =>
+					spawnSync('git', ['merge-base', '--is-ancestor', commit, 'HEAD'], { cwd: repoRoot })
+						.status !== 0,
+			);
+		expect(notInHistory).toEqual([]);
+	});
+});
