@@ -4,6 +4,7 @@ import path from 'node:path';
 // A dev dependency's dependency (n8n-core, @n8n/node-cli): the compose file is YAML with anchors.
 import { parse } from 'yaml';
 
+import { readEnvFile } from '../../e2e/harness/envFile';
 import { repoRoot } from '../../e2e/harness/paths';
 import { HAPROXY_TEMPLATE, haproxyConfig } from '../../e2e/harness/proxy';
 import { WORKER_CONCURRENCY, WORKER_COUNT } from '../../e2e/harness/queue';
@@ -15,24 +16,20 @@ import {
 	STACK_WORKERS,
 	stackEnv,
 } from '../../e2e/harness/stack';
-import { readEnvFile } from '../../e2e/harness/envFile';
 
 interface ComposeService {
-	image?: string;
-	build?: { context: string; dockerfile: string };
+	build?: { dockerfile: string };
 	command?: string;
-	env_file?: string | string[];
+	env_file?: string;
 	environment?: Record<string, string>;
 	volumes?: string[];
 	ports?: string[];
 	deploy?: { replicas?: number };
-	depends_on?: Record<string, unknown> | string[];
 }
 
-const compose = parse(readFileSync(STACK_COMPOSE_FILE, 'utf8'), { merge: true }) as {
+const { services } = parse(readFileSync(STACK_COMPOSE_FILE, 'utf8'), { merge: true }) as {
 	services: Record<string, ComposeService>;
 };
-const services = compose.services;
 const cfg = readFileSync(HAPROXY_TEMPLATE, 'utf8');
 const shippedEnv = readEnvFile(STACK_ENV_FILE);
 const fromDeploy = (file: string) => path.join(path.dirname(STACK_COMPOSE_FILE), file);
@@ -44,18 +41,16 @@ const webhookServices = Array.from(
 	(_, i) => `n8n-webhook-${i + 1}`,
 );
 
-/** `server <name> <host>:<port>` lines of a backend of the shipped front. */
-function servers(config: string, backend: string): Array<{ name: string; address: string }> {
+/** `server <name> <host>:<port>` lines of a backend of the front. */
+const servers = (config: string, backend: string) => {
 	const section = new RegExp(`^backend ${backend}\\n([\\s\\S]*?)(?=^\\S|$(?![\\s\\S]))`, 'm');
-	const body = section.exec(config)?.[1] ?? '';
-	return [...body.matchAll(/^\s*server (\S+) (\S+)/gm)].map(([, name, address]) => ({
-		name,
-		address,
-	}));
-}
+	return [...(section.exec(config)?.[1] ?? '').matchAll(/^\s*server (\S+) (\S+)/gm)].map(
+		([, name, address]) => ({ name, address }),
+	);
+};
 
 describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the queue e2e run', () => {
-	it('has the same processes: PostgreSQL, Redis, main, the webhook processes, the workers, the front', () => {
+	it('has the same processes, with only the front reachable from outside', () => {
 		expect(Object.keys(services).sort()).toEqual(
 			['postgres', 'redis', 'n8n', ...webhookServices, 'n8n-worker', 'haproxy'].sort(),
 		);
@@ -64,35 +59,32 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 			...Object.fromEntries(webhookServices.map((name) => [name, 'webhook'])),
 			'n8n-worker': `worker --concurrency=${WORKER_CONCURRENCY}`,
 		});
-		expect(services['n8n-worker'].deploy?.replicas).toBe(STACK_WORKERS);
-		expect(STACK_WORKERS).toBe(WORKER_COUNT);
-		// Only the front is reachable from outside.
-		expect(
-			Object.entries(services)
-				.filter(([, service]) => service.ports)
-				.map(([name]) => name),
-		).toEqual(['haproxy']);
+		expect([services['n8n-worker'].deploy?.replicas, STACK_WORKERS]).toEqual([
+			WORKER_COUNT,
+			WORKER_COUNT,
+		]);
+		const published = Object.entries(services).filter(([, service]) => service.ports);
+		expect(published.map(([name]) => name)).toEqual(['haproxy']);
 	});
 
-	it('gives every n8n process deploy/n8n.env, and in compose.yaml only the secrets and the public URL', () => {
-		expect(n8nServices).toHaveLength(3 + STACK_WEBHOOK_PROCESSES - 1);
+	it('gives every n8n process deploy/n8n.env, and in compose.yaml only required secrets and the public URL', () => {
 		for (const [name, service] of n8nServices) {
-			expect([name, fromDeploy(String(service.env_file))]).toEqual([name, STACK_ENV_FILE]);
-			expect([name, Object.keys(service.environment ?? {}).sort()]).toEqual([
-				name,
-				['DB_POSTGRESDB_PASSWORD', 'N8N_EDITOR_BASE_URL', 'N8N_ENCRYPTION_KEY', 'WEBHOOK_URL'],
-			]);
-			for (const key of ['N8N_ENCRYPTION_KEY', 'DB_POSTGRESDB_PASSWORD', 'WEBHOOK_URL']) {
-				// Compose refuses to start without it, and no value is committed.
-				expect([name, key, service.environment?.[key]]).toEqual([
+			const environment = service.environment ?? {};
+			expect([name, fromDeploy(String(service.env_file)), Object.keys(environment).sort()]).toEqual(
+				[
+					name,
+					STACK_ENV_FILE,
+					['DB_POSTGRESDB_PASSWORD', 'N8N_EDITOR_BASE_URL', 'N8N_ENCRYPTION_KEY', 'WEBHOOK_URL'],
+				],
+			);
+			// Compose refuses to start without them, and no value is committed.
+			for (const key of ['N8N_ENCRYPTION_KEY', 'DB_POSTGRESDB_PASSWORD', 'WEBHOOK_URL'])
+				expect([name, key, environment[key]]).toEqual([
 					name,
 					key,
 					expect.stringMatching(/^\$\{[A-Z0-9_]+:\?[^}]+\}$/),
 				]);
-			}
-		}
-		for (const key of Object.keys(services.n8n.environment ?? {})) {
-			expect([key, key in shippedEnv]).toEqual([key, false]);
+			expect(Object.keys(environment).filter((key) => key in shippedEnv)).toEqual([]);
 		}
 	});
 
@@ -111,10 +103,11 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 				QUEUE_BULL_REDIS_HOST: 'redis',
 			}),
 		);
-		// No engine n8n calls insecure, no secret.
-		expect(Object.keys(shippedEnv)).not.toContain('N8N_EXPRESSION_ENGINE');
-		expect(Object.keys(shippedEnv)).not.toContain('N8N_ENCRYPTION_KEY');
-		// A run here changes the addresses and nothing else.
+		// No expression engine n8n calls insecure, no secret.
+		expect(Object.keys(shippedEnv)).toEqual(
+			expect.not.arrayContaining(['N8N_EXPRESSION_ENGINE', 'N8N_ENCRYPTION_KEY']),
+		);
+		// The plain-process twin changes the addresses and nothing else.
 		const here = Object.fromEntries(STACK_ADDRESS_KEYS.map((key) => [key, `here-${key}`]));
 		const env = stackEnv(here as Parameters<typeof stackEnv>[0]);
 		const changed = Object.keys(env).filter((key) => env[key] !== shippedEnv[key]);
@@ -122,9 +115,12 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 	});
 
 	it('mounts the one shipped haproxy.cfg, whose servers are the compose services', () => {
-		const mount = services.haproxy.volumes?.find((v) => v.endsWith(':ro'))?.split(':') ?? [];
-		expect(fromDeploy(mount[0])).toBe(HAPROXY_TEMPLATE);
-		expect(mount[1]).toBe('/usr/local/etc/haproxy/haproxy.cfg');
+		const [source, target] =
+			services.haproxy.volumes?.find((v) => v.endsWith(':ro'))?.split(':') ?? [];
+		expect([fromDeploy(source), target]).toEqual([
+			HAPROXY_TEMPLATE,
+			'/usr/local/etc/haproxy/haproxy.cfg',
+		]);
 		expect(servers(cfg, 'n8n_webhooks')).toEqual(
 			webhookServices.map((name) => ({ name, address: `${name}:5678` })),
 		);
@@ -141,31 +137,25 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 			'/form-waiting/',
 			'/mcp/',
 		]);
-		expect(cfg).toMatch(/^\s*use_backend n8n_webhooks if production$/m);
-		expect(cfg).toMatch(/^\s*default_backend n8n_main$/m);
+		expect(cfg).toMatch(
+			/^\s*use_backend n8n_webhooks if production\n\s*default_backend n8n_main$/m,
+		);
 	});
-});
 
-describe("the front's addresses, the same way for the twin, the tests and the bench", () => {
-	const local = haproxyConfig(
-		18080,
-		['http://127.0.0.1:5001', 'http://127.0.0.1:5002', 'http://127.0.0.1:5003'],
-		undefined,
-		'http://127.0.0.1:5000',
-	);
-
-	it("puts in this run's bind and servers, with the shipped server settings", () => {
+	it("the twin's front: this run's bind and servers in the shipped configuration, nothing else changed", () => {
+		const local = haproxyConfig(
+			18080,
+			['http://127.0.0.1:5001', 'http://127.0.0.1:5002'],
+			undefined,
+			'http://127.0.0.1:5000',
+		);
 		expect(local).toMatch(/^\tbind 127\.0\.0\.1:18080$/m);
 		expect(servers(local, 'n8n_webhooks')).toEqual([
 			{ name: 'n8n-webhook-1', address: '127.0.0.1:5001' },
 			{ name: 'n8n-webhook-2', address: '127.0.0.1:5002' },
-			{ name: 'n8n-webhook-3', address: '127.0.0.1:5003' },
 		]);
-		expect(local.match(/^\s*server n8n-webhook-\d \S+ maxconn 2 check$/gm)).toHaveLength(3);
+		expect(local.match(/^\s*server n8n-webhook-\d \S+ maxconn 2 check$/gm)).toHaveLength(2);
 		expect(servers(local, 'n8n_main')).toEqual([{ name: 'n8n-main', address: '127.0.0.1:5000' }]);
-	});
-
-	it('changes nothing else', () => {
 		const rest = (config: string) =>
 			config
 				.split('\n')
@@ -178,18 +168,16 @@ describe("the front's addresses, the same way for the twin, the tests and the be
 describe('deploy/Dockerfile', () => {
 	const dockerfile = readFileSync(path.join(repoRoot, 'deploy', 'Dockerfile'), 'utf8');
 
-	it('starts from the official image at the n8n version the tests run', () => {
+	it('installs the packed package, as the community-node installer does, into the official image the tests run', () => {
 		const pinned = readFileSync(path.join(repoRoot, 'scripts', 'n8n-version'), 'utf8').trim();
-		expect(dockerfile).toMatch(
+		for (const line of [
 			new RegExp(`^ARG N8N_VERSION=${pinned.replace(/\./g, '\\.')}$`, 'm'),
-		);
-		expect(dockerfile).toMatch(/^FROM n8nio\/n8n:\$\{N8N_VERSION\}$/m);
-	});
-
-	it('installs the packed package into ~/.n8n/nodes as the community-node installer does, as user node', () => {
-		expect(dockerfile).toMatch(/^USER node$/m);
-		expect(dockerfile).toContain('cd /home/node/.n8n/nodes');
-		expect(dockerfile).toMatch(/npm install --omit=dev --omit=peer --ignore-scripts .*"\$1"/);
-		expect(dockerfile).toMatch(/^COPY --chown=node:node n8n-nodes-review-scraping-\*\.tgz /m);
+			/^FROM n8nio\/n8n:\$\{N8N_VERSION\}$/m,
+			/^USER node$/m,
+			/cd \/home\/node\/\.n8n\/nodes/,
+			/npm install --omit=dev --omit=peer --ignore-scripts .*"\$1"/,
+			/^COPY --chown=node:node n8n-nodes-review-scraping-\*\.tgz /m,
+		])
+			expect(dockerfile).toMatch(line);
 	});
 });

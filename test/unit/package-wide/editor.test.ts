@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import {
 	NodeHelpers,
 	type INodeParameters,
@@ -16,7 +13,7 @@ import { ScrapingCallbackTrigger } from '../../../nodes/ScrapingCallbackTrigger/
 import { ScrapingScheduler } from '../../../nodes/ScrapingScheduler/ScrapingScheduler.node';
 import { SocialScraper } from '../../../nodes/SocialScraper/SocialScraper.node';
 import { PAYLOAD_KINDS } from '../../../nodes/shared/incoming/callbackPayload';
-import { allProperties, packageNodes as nodes, repoRoot as root } from '../nodeClasses';
+import { allProperties, packageNodes } from '../nodeClasses';
 
 /** The fields the editor shows for these parameter values, in its order. */
 const shown = (node: INodeType, typeVersion: number, values: INodeParameters) =>
@@ -26,55 +23,25 @@ const shown = (node: INodeType, typeVersion: number, values: INodeParameters) =>
 const named = (node: INodeType, name: string) =>
 	node.description.properties.find((property) => property.name === name)!;
 
-describe('names and search', () => {
-	it('keeps every node type name (saved workflows refer to them)', () => {
-		expect(nodes.map(({ node }) => node.description.name)).toEqual([
-			'reviewScraper',
-			'ecommerceSearch',
-			'socialScraper',
-			'scrapingScheduler',
-			'scrapingCallbackTrigger',
-			'scheduledScrapeTrigger',
-			'scrapingDelivery',
-		]);
-	});
-
-	/** What n8n's node panel matches a search against: the display name and the codex aliases. */
-	const found = (term: string) =>
-		nodes
-			.filter(({ folder, node }) => {
-				const codex = join(root, 'nodes', folder, `${folder}.node.json`);
-				const aliases = (JSON.parse(readFileSync(codex, 'utf8')).alias ?? []) as string[];
-				return [node.description.displayName, ...aliases].some((text) =>
-					text.toLowerCase().includes(term),
-				);
-			})
-			.map(({ node }) => node.description.displayName)
-			.sort();
-
-	it.each([
-		[
-			'scrape',
-			[
-				'E-Commerce Search',
-				'Recurring Reviews Trigger',
-				'Review Scraper',
-				'Scraping Callback Trigger',
-				'Scraping Scheduler',
-				'Social Scraper',
-			],
-		],
-		['reviews', ['Recurring Reviews Trigger', 'Review Scraper']],
-		['products', ['E-Commerce Search']],
-		['schedule', ['Recurring Reviews Trigger', 'Scraping Scheduler']],
-		['hashtag', ['Social Scraper']],
-	])('a search for "%s" finds %j', (term, expected) => {
-		expect(found(term)).toEqual(expected);
-	});
-});
-
 describe('triggers', () => {
 	const callback = new ScrapingCallbackTrigger();
+
+	/** A trigger's subtitle as n8n evaluates the expression, with `$parameter` given. */
+	const subtitle = (folder: string, parameters: Record<string, unknown>): unknown => {
+		const { node } = packageNodes.find((each) => each.folder === folder)!;
+		const body = /^=\{\{([\s\S]*)\}\}$/.exec(String(node.description.subtitle))![1];
+		return new Function('$parameter', `return (${body});`)(parameters);
+	};
+
+	it('show option names in their subtitles, not the values saved in the workflow', () => {
+		const scheduled = { frequency: 'daily', collect: 'profileList' };
+		expect(subtitle('ScheduledScrapeTrigger', scheduled)).toBe('Daily: A List of Review Profiles');
+		expect(
+			[['reviewJob'], ['reviewJob', 'videoRequest'], []].map((kinds) =>
+				subtitle('ScrapingCallbackTrigger', { kinds }),
+			),
+		).toEqual(['Review Job', '2 kinds', 'all callbacks']);
+	});
 
 	it('hide the webhook URL box only where there is nothing to paste', () => {
 		expect(new ScheduledScrapeTrigger().description.webhooks?.map((w) => w.ndvHideUrl)).toEqual([

@@ -12,7 +12,7 @@ import {
 } from '../../../bench/lib/burstTable';
 import { patternsFile, patternsPage, renderPatternsPage } from '../../../bench/lib/patternsTable';
 import { markdown, resultsDir, type Report } from '../../../bench/lib/report';
-import { ENDPOINTS } from '../../../nodes/shared/endpoints';
+import { callbackKindsPage, withCallbackKinds } from '../../../scripts/callback-kinds-table';
 import { repoRoot } from '../nodeClasses';
 
 // report.ts formats with prettier, which jest's VM cannot load; markdown() does not use it.
@@ -27,12 +27,11 @@ jest.mock('prettier', () => ({}));
 const read = (file: string) => readFileSync(file, 'utf8');
 const json = <T>(file: string) => JSON.parse(read(file)) as T;
 const benchCells = (id: string) => {
-	const full = json<{ results: Array<{ id: string; params: { count: number }; raw: any }> }>(
+	const { results } = json<{ results: Array<{ id: string; params: any; raw: any }> }>(
 		join(resultsDir, 'full.json'),
 	);
-	const result = full.results.find((entry) => entry.id === id);
-	if (!result) throw new Error(`bench/results/full.json has no ${id} results`);
-	return { cells: result.raw.cells as BurstCell[], count: result.params.count };
+	const result = results.find((entry) => entry.id === id)!;
+	return [result.raw.cells as BurstCell[], result.params.count as number] as const;
 };
 
 /** Prettier as the bench runs it, in a child process (jest's VM refuses prettier 3's imports). */
@@ -40,47 +39,11 @@ const prettier = (text: string, file: string) =>
 	execFileSync(
 		process.execPath,
 		[require.resolve('prettier/bin/prettier.cjs'), '--stdin-filepath', file],
-		{
-			input: text,
-			encoding: 'utf8',
-		},
+		{ input: text, encoding: 'utf8' },
 	);
 
-const KINDS_START = '<!-- callback-kinds:start -->';
-const KINDS_END = '<!-- callback-kinds:end -->';
-function withCallbackKinds(page: string): string {
-	const sentBy = (kind: string) =>
-		ENDPOINTS.endpoints
-			.filter(({ callbacks = [] }) => callbacks.includes(kind))
-			.map(({ api, method, path }) => `${api} \`${method} ${path}\``)
-			.join(', ') || '–';
-	const table = [
-		KINDS_START,
-		'<!-- Written by test/unit/package-wide/generatedDocs.test.ts (UPDATE_DOCS=1) from ' +
-			'nodes/shared/endpoints.ts; checked by it on every run. -->',
-		'',
-		'| Kind | `kind` | `id` from | Records in | Sent for |',
-		'|---|---|---|---|---|',
-		...ENDPOINTS.callbackKinds.map(
-			({ name, value, idField, records }) =>
-				`| ${name} | \`${value}\` | \`${idField}\` | \`${records}\` | ${sentBy(value)} |`,
-		),
-		'| Unrecognised | `unknown` | `request_id` or `job_id`, if any | – | – |',
-		'',
-		KINDS_END,
-	].join('\n');
-	const from = page.indexOf(KINDS_START);
-	const to = page.indexOf(KINDS_END);
-	if (from < 0 || to < from) throw new Error('the page has lost its callback-kinds markers');
-	return page.slice(0, from) + table + page.slice(to + KINDS_END.length);
-}
-
 const GENERATED: Array<[part: string, file: string, render: (page: string) => string]> = [
-	[
-		'callback kinds, from nodes/shared/endpoints.ts',
-		join(repoRoot, 'docs', 'nodes', 'scraping-callback-trigger.md'),
-		withCallbackKinds,
-	],
+	['callback kinds, from nodes/shared/endpoints.ts', callbackKindsPage, withCallbackKinds],
 	[
 		'the patterns table, from docs/results/patterns.json',
 		patternsPage,
@@ -89,27 +52,21 @@ const GENERATED: Array<[part: string, file: string, render: (page: string) => st
 	[
 		"the burst and resume tables, from bench/results/full.json's burst and resume-burst",
 		runningAtScalePage,
-		(page) => {
-			const burst = benchCells('burst');
-			const resumes = benchCells('resume-burst');
-			return withResumeTable(
-				withBurstTable(page, burstTable(burst.cells, burst.count)),
-				resumeTable(resumes.cells, resumes.count),
-			);
-		},
+		(page) =>
+			withResumeTable(
+				withBurstTable(page, burstTable(...benchCells('burst'))),
+				resumeTable(...benchCells('resume-burst')),
+			),
 	],
-	...['full', 'quick'].map(
-		(name) =>
-			[
-				`the bench report, from bench/results/${name}.json`,
-				join(resultsDir, `${name}.md`),
-				(_page: string) =>
-					prettier(
-						markdown(json<Report>(join(resultsDir, `${name}.json`))),
-						join(resultsDir, `${name}.md`),
-					),
-			] as [string, string, (page: string) => string],
-	),
+	...['full', 'quick'].map((name): [string, string, (page: string) => string] => {
+		const file = join(resultsDir, `${name}.md`);
+		const report = () => json<Report>(join(resultsDir, `${name}.json`));
+		return [
+			`the bench report, from bench/results/${name}.json`,
+			file,
+			() => prettier(markdown(report()), file),
+		];
+	}),
 ];
 
 describe('generated parts of the docs', () => {

@@ -13,6 +13,18 @@ import { packageNodes, repoRoot } from '../nodeClasses';
  * `defaultVersion`, and the rest of n8n takes the highest version wherever it needs the newest.
  */
 describe('node versions as n8n records them', () => {
+	it('keeps every node type name (saved workflows refer to them)', () => {
+		expect(packageNodes.map(({ node }) => node.description.name)).toEqual([
+			'reviewScraper',
+			'ecommerceSearch',
+			'socialScraper',
+			'scrapingScheduler',
+			'scrapingCallbackTrigger',
+			'scheduledScrapeTrigger',
+			'scrapingDelivery',
+		]);
+	});
+
 	it.each(packageNodes.map(({ folder, node }) => [folder, node.description]))(
 		'%s: the last listed version is a whole number; defaultVersion is the highest',
 		(_folder, description) => {

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..', '..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 const SCRIPT = 'scripts/readme-commands.mjs';
-const FIX = `(README.md's "Try it first" bash block, ${SCRIPT} and .ci/run must agree; see CONTRIBUTING.md, "The README's two commands")`;
 
 /** Calls an export of the script in a Node of its own (jest here does not load ES modules). */
 function callScript<T>(expression: string, input: unknown): T {
@@ -53,51 +52,35 @@ describe("the README's two commands, as CI runs them", () => {
 		expect(() => commandsOf(diverged)).toThrow(/begin with the same install step/);
 	});
 
-	it('are what .ci/run runs: it takes them from the script, nothing of its own', () => {
-		const problems: string[] = [];
-		for (const what of ['install', 'try', 'test']) {
-			if (indexOfLine(`readme_${what}="$("\${readme_commands[@]}" ${what})"`) < 0)
-				problems.push(`.ci/run does not read the ${what} command from ${SCRIPT}`);
-		}
-		if (indexOfLine(`readme_commands=(node ${SCRIPT})`) < 0)
-			problems.push(`.ci/run does not call ${SCRIPT}`);
-		const install = indexOfLine(`${MACHINE_PATH}bash -c "$readme_install"`);
-		const test = indexOfLine(`${MACHINE_PATH}bash -c "$readme_test"`);
-		const tryRun = ciLines.findIndex((line) =>
-			line.startsWith(`${MACHINE_PATH}"\${readme_commands[@]}" run-try`),
+	it("are what .ci/run runs, in that order, under the machine's own PATH (as a newcomer runs them)", () => {
+		const read = ['install', 'try', 'test'].map((what) =>
+			indexOfLine(`readme_${what}="$("\${readme_commands[@]}" ${what})"`),
 		);
-		if (install < 0 || test < 0 || tryRun < 0)
-			problems.push('.ci/run does not run the install, test and try commands it read');
-		else if (!(install < test && test < tryRun))
-			problems.push(
-				'.ci/run must install first, test next and run the try command after the tests',
-			);
-		const ownCommands = ciLines.filter((line) =>
-			/^(npm (ci|install|test|start)\b|npx jest)/.test(line),
+		expect([indexOfLine(`readme_commands=(node ${SCRIPT})`), ...read].every((at) => at >= 0)).toBe(
+			true,
 		);
-		if (ownCommands.length > 0)
-			problems.push(`.ci/run installs, tests or starts by itself: ${ownCommands.join(' | ')}`);
-		if (problems.length > 0) throw new Error(`${problems.join('\n')}\n${FIX}`);
-	});
-
-	it("run in CI with the machine's own Node first on PATH, as a newcomer runs them", () => {
-		// Kept before anything changes PATH (the Node 24 phase puts Node 24 first for CI's own phases).
-		const kept = indexOfLine('machine_path="$PATH"');
-		const changesPath = ciLines.findIndex((line) => /(^|[\s;])(export )?PATH=/.test(line));
-		expect(kept).toBeGreaterThanOrEqual(0);
-		expect(changesPath).toBeGreaterThanOrEqual(0);
-		expect(kept).toBeLessThan(changesPath);
+		const runs = [
+			indexOfLine(`${MACHINE_PATH}bash -c "$readme_install"`),
+			indexOfLine(`${MACHINE_PATH}bash -c "$readme_test"`),
+			ciLines.findIndex((line) =>
+				line.startsWith(`${MACHINE_PATH}"\${readme_commands[@]}" run-try`),
+			),
+		];
+		expect(runs.every((at, i) => at >= 0 && (i === 0 || at > runs[i - 1]))).toBe(true);
+		// Nothing of its own, and no README command without the machine's PATH.
+		expect(
+			ciLines.filter((line) => /^(npm (ci|install|test|start)\b|npx jest)/.test(line)),
+		).toEqual([]);
+		const readmeRuns = ciLines.filter((line) =>
+			/bash -c "\$readme_|"\$\{readme_commands\[@\]\}" run-try/.test(line),
+		);
+		expect(readmeRuns.filter((line) => !line.startsWith(MACHINE_PATH))).toEqual([]);
+		// That PATH is kept once, before anything changes PATH (CI's own phases put Node 24 first).
 		expect(ciLines.filter((line) => /\bmachine_path=/.test(line))).toEqual([
 			'machine_path="$PATH"',
 		]);
-		// Every line that runs a README command gives it that PATH.
-		const runsReadme = ciLines.filter(
-			(line) =>
-				/bash -c "\$readme_(install|test|try)"/.test(line) ||
-				/"\$\{readme_commands\[@\]\}" run-try/.test(line),
-		);
-		expect(runsReadme).toHaveLength(3);
-		for (const line of runsReadme) expect(line.startsWith(MACHINE_PATH)).toBe(true);
+		const changesPath = ciLines.findIndex((line) => /(^|[\s;])(export )?PATH=/.test(line));
+		expect(indexOfLine('machine_path="$PATH"')).toBeLessThan(changesPath);
 	});
 
 	it('waits for the line npm start prints once it is ready (scripts/start.ts)', () => {

@@ -199,55 +199,44 @@ describe("n8n's UI guidelines that its lint does not check, on every node and cr
 });
 
 describe('each rule catches what it is about', () => {
+	const field = (
+		displayName: string,
+		type: INodeProperties['type'],
+		more: Partial<INodeProperties> = {},
+	): INodeProperties => ({
+		displayName,
+		name: displayName.replace(/\W/g, ''),
+		type,
+		default: '',
+		...more,
+	});
+	const forTickets = { displayOptions: { show: { resource: ['ticket'] } } };
 	const bad: Described = {
 		displayName: 'Bad Node',
 		version: [2, 1],
 		properties: [
-			{
-				displayName: 'Resource',
+			field('Resource', 'options', {
 				name: 'resource',
-				type: 'options',
 				options: [{ name: 'Ticket', value: 'ticket' }],
-				default: 'ticket',
-			},
-			{
-				displayName: 'Operation',
+			}),
+			field('Operation', 'options', {
+				...forTickets,
 				name: 'operation',
-				type: 'options',
-				displayOptions: { show: { resource: ['ticket'] } },
 				options: [
 					{ name: 'Get', value: 'get', description: 'Get one record', action: 'Get a ticket' },
 					{ name: 'Get Many', value: 'getAll', action: 'Get many tickets' },
 				],
-				default: 'get',
-			},
-			{
-				displayName: 'Ticket ID',
-				name: 'ticketId',
-				type: 'string',
-				default: '',
-				placeholder: '42',
-				displayOptions: { show: { resource: ['ticket'] } },
-			},
-			{ displayName: 'One. Two. Three.', name: 'longNotice', type: 'notice', default: '' },
-			{ displayName: 'Limit', name: 'limit', type: 'number', default: 0, required: true },
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
+			}),
+			field('Ticket ID', 'string', { ...forTickets, name: 'ticketId', placeholder: '42' }),
+			field('One. Two. Three.', 'notice'),
+			field('Limit', 'number', { default: 0, required: true }),
+			field('Options', 'collection', {
 				placeholder: 'more options',
-				default: {},
 				options: [
-					{ displayName: 'Created After', name: 'createdAfterDate', type: 'string', default: '' },
-					{
-						displayName: 'Token',
-						name: 'token',
-						type: 'string',
-						default: '',
-						description: 'The spiderman-token',
-					},
+					field('Created After', 'string', { name: 'createdAfterDate' }),
+					field('Token', 'string', { description: 'The spiderman-token' }),
 				],
-			},
+			}),
 		],
 	};
 
