@@ -1,30 +1,10 @@
 import type { BurstCell } from '../../../bench/lib/burstTable';
 import { cellKey, cellsOfFullRun, mergedCells, placeIn } from '../../../bench/lib/mergedCells';
 
-/** A cell named `setting | front | receiver | patience`, with how many executions started. */
+/** A cell named `setting | front | receiver | patience`; mergedCells reads no other figure than these. */
 const cell = (key: string, started = 10): BurstCell => {
 	const [setting, front, receiver, patience] = key.split(' | ');
-	return {
-		...{
-			setting,
-			front,
-			receiver: receiver as BurstCell['receiver'],
-			patienceMs: Number(patience),
-		},
-		outcome: {
-			sent: 10,
-			answeredInTime: started,
-			refused: 0,
-			gaveUp: 0,
-			failed: 0,
-			lastAnswerMs: null,
-		},
-		started,
-		lost: 10 - started,
-		lastExecutionMs: 1_000,
-		startRssMb: { n8n: 500 },
-		peakRssMb: { n8n: 600 },
-	};
+	return { setting, front, receiver, patienceMs: Number(patience), started } as BurstCell;
 };
 const order = (c: BurstCell) => [
 	placeIn(['defaults', 'volume'], c.setting),

@@ -2,17 +2,9 @@ import {
 	NodeHelpers,
 	type INodeParameters,
 	type INodeProperties,
-	type INodePropertyOptions,
 	type INodeType,
 } from 'n8n-workflow';
 
-import { EcommerceSearch } from '../../../nodes/EcommerceSearch/EcommerceSearch.node';
-import { ReviewScraper } from '../../../nodes/ReviewScraper/ReviewScraper.node';
-import { ScheduledScrapeTrigger } from '../../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
-import { ScrapingCallbackTrigger } from '../../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
-import { ScrapingScheduler } from '../../../nodes/ScrapingScheduler/ScrapingScheduler.node';
-import { SocialScraper } from '../../../nodes/SocialScraper/SocialScraper.node';
-import { PAYLOAD_KINDS } from '../../../nodes/shared/incoming/callbackPayload';
 import { allProperties, packageNodes } from '../nodeClasses';
 
 /** The fields the editor shows for these parameter values, in its order. */
@@ -20,16 +12,16 @@ const shown = (node: INodeType, typeVersion: number, values: INodeParameters) =>
 	node.description.properties.filter((property) =>
 		NodeHelpers.displayParameter(values, property, { typeVersion }, node.description),
 	);
+const nodeIn = (folder: string) => packageNodes.find((each) => each.folder === folder)!.node;
 const named = (node: INodeType, name: string) =>
 	node.description.properties.find((property) => property.name === name)!;
 
 describe('triggers', () => {
-	const callback = new ScrapingCallbackTrigger();
+	const callback = nodeIn('ScrapingCallbackTrigger');
 
 	/** A trigger's subtitle as n8n evaluates the expression, with `$parameter` given. */
 	const subtitle = (folder: string, parameters: Record<string, unknown>): unknown => {
-		const { node } = packageNodes.find((each) => each.folder === folder)!;
-		const body = /^=\{\{([\s\S]*)\}\}$/.exec(String(node.description.subtitle))![1];
+		const body = /^=\{\{([\s\S]*)\}\}$/.exec(String(nodeIn(folder).description.subtitle))![1];
 		return new Function('$parameter', `return (${body});`)(parameters);
 	};
 
@@ -44,10 +36,12 @@ describe('triggers', () => {
 	});
 
 	it('hide the webhook URL box only where there is nothing to paste', () => {
-		expect(new ScheduledScrapeTrigger().description.webhooks?.map((w) => w.ndvHideUrl)).toEqual([
-			true,
+		const hidden = (folder: string) =>
+			nodeIn(folder).description.webhooks?.map((w) => w.ndvHideUrl);
+		expect([hidden('ScheduledScrapeTrigger'), hidden('ScrapingCallbackTrigger')]).toEqual([
+			[true],
+			[undefined],
 		]);
-		expect(callback.description.webhooks?.map((w) => w.ndvHideUrl)).toEqual([undefined]);
 	});
 
 	it('Callback Trigger offers no header secret to a newcomer; a saved header secret still shows', () => {
@@ -59,25 +53,18 @@ describe('triggers', () => {
 		).toEqual([false, false, true]);
 		expect(shown(callback, 1, { requireSecret: true })).toContain(named(callback, 'secret'));
 	});
-
-	it('Callback Trigger: its Callback Kinds are those it recognises, sorted, none meaning all', () => {
-		const kinds = named(callback, 'kinds');
-		const options = kinds.options as INodePropertyOptions[];
-		expect(options.map((o) => o.value).sort()).toEqual(PAYLOAD_KINDS.map((k) => k.value).sort());
-		expect(kinds.default).toEqual([]);
-	});
 });
 
 describe('Wait for Completion next to the callback it replaces', () => {
 	it.each(
 		(
 			[
-				[new ReviewScraper(), 'profile', 'add', 'callback'],
-				[new EcommerceSearch(), 'product', 'search', 'callbackUrl'],
-				[new SocialScraper(), 'photoPost', 'search', 'callbackUrl'],
-				[new SocialScraper(), 'socialPost', 'scrape', 'callbackUrl'],
+				['ReviewScraper', 'profile', 'add', 'callback'],
+				['EcommerceSearch', 'product', 'search', 'callbackUrl'],
+				['SocialScraper', 'photoPost', 'search', 'callbackUrl'],
+				['SocialScraper', 'socialPost', 'scrape', 'callbackUrl'],
 			] as const
-		).map((row) => [`${row[0].description.displayName} ${row[2]}`, ...row] as const),
+		).map(([folder, ...row]) => [`${folder} ${row[1]}`, nodeIn(folder), ...row] as const),
 	)(
 		'%s: the toggle just above the callback field, which hides while waiting',
 		(_name, node, resource, operation, callback) => {
@@ -100,24 +87,25 @@ describe('Wait for Completion next to the callback it replaces', () => {
 		},
 	);
 
-	it.each(
-		[new ReviewScraper(), new EcommerceSearch(), new SocialScraper(), new ScrapingScheduler()].map(
-			(node) => [node.description.displayName, node] as const,
-		),
-	)('%s: notices that point at it stand only on operations that offer it', (_name, node) => {
-		const operationsOf = (property: INodeProperties) =>
-			(property.displayOptions?.show?.operation ?? []).map(String);
-		const { properties } = node.description;
-		const offering = properties.filter((p) => p.name === 'waitForCompletion').flatMap(operationsOf);
-		const pointing = properties
-			.filter((p) => p.type === 'notice' && p.displayName.includes('Wait for Completion'))
-			.flatMap((notice) => operationsOf(notice).map((operation) => [notice.name, operation]));
-		expect(pointing.filter(([, operation]) => !offering.includes(operation))).toEqual([]);
-	});
+	it.each(packageNodes.map(({ folder, node }) => [folder, node] as const))(
+		'%s: notices that point at it stand only on operations that offer it',
+		(_name, node) => {
+			const operationsOf = (property: INodeProperties) =>
+				(property.displayOptions?.show?.operation ?? []).map(String);
+			const { properties } = node.description;
+			const offering = properties
+				.filter((p) => p.name === 'waitForCompletion')
+				.flatMap(operationsOf);
+			const pointing = properties
+				.filter((p) => p.type === 'notice' && p.displayName.includes('Wait for Completion'))
+				.flatMap((notice) => operationsOf(notice).map((operation) => [notice.name, operation]));
+			expect(pointing.filter(([, operation]) => !offering.includes(operation))).toEqual([]);
+		},
+	);
 });
 
 it('E-Commerce Search: a flag added from the Filters list keeps only the products that have it', () => {
-	const flags = allProperties([named(new EcommerceSearch(), 'filters')]).filter(
+	const flags = allProperties([named(nodeIn('EcommerceSearch'), 'filters')]).filter(
 		(property) => property.type === 'boolean',
 	);
 	expect(flags.map(({ displayName }) => displayName)).toEqual(

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 import { repoRoot as root } from '../nodeClasses';
@@ -7,13 +8,12 @@ const repository = 'github.com/n8n-nodes-review-scraping/n8n-nodes-review-scrapi
 const read = (file: string): string => readFileSync(file, 'utf8');
 const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
 
-function filesUnder(folder: string, keep: (file: string) => boolean): string[] {
-	return readdirSync(folder).flatMap((name) => {
-		const path = join(folder, name);
-		if (statSync(path).isDirectory()) return filesUnder(path, keep);
-		return keep(path) ? [path] : [];
-	});
-}
+/** The files git tracks under these paths (all of the tree when none is given). */
+const tracked = (...paths: string[]) =>
+	execFileSync('git', ['ls-files', '-z', '--', ...paths], { cwd: root, encoding: 'utf8' })
+		.split('\0')
+		.filter(Boolean)
+		.map((file) => join(root, file));
 
 /** GitHub's anchor for a heading: lower case, punctuation but `-` and `_` dropped, spaces to hyphens. */
 const slug = (heading: string) =>
@@ -45,14 +45,7 @@ function resolves(from: string, target: string): boolean {
 	return anchor === undefined || (linked.endsWith('.md') && anchorsOf(linked).has(anchor));
 }
 
-const documents = [
-	join(root, 'README.md'),
-	join(root, 'CONTRIBUTING.md'),
-	join(root, 'CHANGELOG.md'),
-	join(root, 'test', 'README.md'),
-	join(root, 'bench', 'README.md'),
-	...filesUnder(join(root, 'docs'), (file) => file.endsWith('.md')),
-];
+const documents = tracked('*.md');
 
 describe.each(documents.map((file) => [relative(root, file), file]))('%s', (_name, file) => {
 	it('links only to files and headings that exist', () => {
@@ -68,10 +61,7 @@ describe.each(documents.map((file) => [relative(root, file), file]))('%s', (_nam
 });
 
 describe('links from the nodes and credentials to the repository', () => {
-	const sources = [
-		...filesUnder(join(root, 'nodes'), (file) => /\.(ts|json)$/.test(file)),
-		...filesUnder(join(root, 'credentials'), (file) => file.endsWith('.ts')),
-	];
+	const sources = tracked('nodes', 'credentials').filter((file) => /\.(ts|json)$/.test(file));
 	const escaped = repository.replace(/[./]/g, '\\$&');
 	const linksIn = (pattern: RegExp) =>
 		sources.flatMap((file) =>

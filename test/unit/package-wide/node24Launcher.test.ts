@@ -19,11 +19,8 @@ const WITHOUT_LAUNCHER = ['format', 'n8n:bootstrap'];
 
 describe(`${LAUNCHER}: npm scripts under Node 24 on a machine with an older Node`, () => {
 	it('runs every npm script that runs the project, so npm start and npm test work on Node 20', () => {
-		const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts as Record<
-			string,
-			string
-		>;
-		const direct = Object.entries(scripts)
+		const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+		const direct = Object.entries<string>(scripts)
 			.filter(([name]) => !WITHOUT_LAUNCHER.includes(name))
 			.filter(([, command]) => !/^bash scripts\/node24\.sh '[^']+'$/.test(command))
 			.map(([name, command]) => `${name}: ${command}`);
@@ -52,7 +49,15 @@ describe(`${LAUNCHER}: npm scripts under Node 24 on a machine with an older Node
 	});
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-	const launch = (nodeFolder: string) => {
+	it.each([
+		[
+			'puts Node 24 first on PATH when the node on PATH is older',
+			'node20',
+			true,
+			/node v20\.20\.2 is older than 24/,
+		],
+		['changes nothing when the node on PATH is Node 24 already', 'node24', false, /^$/],
+	] as const)('%s', (_name, nodeFolder, asks, stderr) => {
 		rmSync(join(dir, 'asked'), { force: true });
 		const run = spawnSync(
 			'bash',
@@ -63,22 +68,11 @@ describe(`${LAUNCHER}: npm scripts under Node 24 on a machine with an older Node
 				env: { ...process.env, PATH: `${join(dir, nodeFolder)}:${process.env.PATH}` },
 			},
 		);
-		return { ...run, asked: existsSync(join(dir, 'asked')) };
-	};
-
-	it('puts Node 24 first on PATH when the node on PATH is older', () => {
-		const run = launch('node20');
-		expect(run.status).toBe(0);
-		expect(run.asked).toBe(true);
-		expect(run.stdout).toBe('v24.21.0\n<two words><--flag>');
-		expect(run.stderr).toMatch(/node v20\.20\.2 is older than 24/);
-	});
-
-	it('changes nothing when the node on PATH is Node 24 already', () => {
-		const run = launch('node24');
-		expect(run.status).toBe(0);
-		expect(run.asked).toBe(false);
-		expect(run.stdout).toBe('v24.21.0\n<two words><--flag>');
-		expect(run.stderr).toBe('');
+		expect([run.status, existsSync(join(dir, 'asked')), run.stdout]).toEqual([
+			0,
+			asks,
+			'v24.21.0\n<two words><--flag>',
+		]);
+		expect(run.stderr).toMatch(stderr);
 	});
 });

@@ -3,6 +3,7 @@ import {
 	type INodeProperties,
 	type INodePropertyCollection,
 	type INodePropertyOptions,
+	type INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { ReviewScraperApi } from '../../../credentials/ReviewScraperApi.credentials';
@@ -15,12 +16,8 @@ import { packageNodes } from '../nodeClasses';
  * collections, resource locator modes) of every node and credential. Title case, sentence case,
  * final periods, "Whether" and sorted options are lint's rules. The last block shows each rule can fail.
  */
-interface Described {
-	displayName: string;
-	properties: INodeProperties[];
-	version?: number | number[];
-	defaultVersion?: number;
-}
+type Described = Pick<INodeTypeDescription, 'displayName' | 'properties'> &
+	Partial<Pick<INodeTypeDescription, 'version' | 'defaultVersion'>>;
 
 interface Field {
 	path: string;
@@ -183,7 +180,7 @@ const broken = (described: Described, rule: Rule) => {
 };
 
 const described: Described[] = [
-	...packageNodes.map(({ node }) => node.description as unknown as Described),
+	...packageNodes.map(({ node }) => node.description),
 	...[new ReviewScraperApi(), new ScrapingApi()],
 ];
 
