@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
@@ -11,6 +12,13 @@ import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingSchedul
 import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
 
 export const repoRoot = resolve(__dirname, '..', '..');
+
+/** The files git tracks under these paths (the whole tree when none is given), as full paths. */
+export const trackedFiles = (...paths: string[]): string[] =>
+	execFileSync('git', ['ls-files', '-z', '--', ...paths], { cwd: repoRoot, encoding: 'utf8' })
+		.split('\0')
+		.filter(Boolean)
+		.map((file) => join(repoRoot, file));
 
 /** Every node of the package, with the folder its class, codex and icons are named after. */
 export const packageNodes: Array<{ folder: string; node: INodeType }> = [

@@ -16,6 +16,7 @@ import {
 	STACK_WORKERS,
 	stackEnv,
 } from '../../e2e/harness/stack';
+import { trackedFiles } from '../nodeClasses';
 
 interface ComposeService {
 	build?: { dockerfile: string };
@@ -151,6 +152,13 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 		const rest = (config: string) => config.replace(/^\s*(bind|server) .*\n/gm, '');
 		expect(rest(local)).toBe(rest(cfg));
 	});
+});
+
+it('has no file under deploy/ switch n8n to its legacy expression engine, which n8n calls insecure', () => {
+	const legacy = trackedFiles('deploy').filter((file) =>
+		/N8N_EXPRESSION_ENGINE\s*[=:]\s*['"]?legacy/.test(readFileSync(file, 'utf8')),
+	);
+	expect(legacy).toEqual([]);
 });
 
 describe('deploy/Dockerfile', () => {

@@ -1,19 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-import { repoRoot as root } from '../nodeClasses';
+import { repoRoot as root, trackedFiles } from '../nodeClasses';
 
 const repository = 'github.com/n8n-nodes-review-scraping/n8n-nodes-review-scraping';
 const read = (file: string): string => readFileSync(file, 'utf8');
 const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
-
-/** The files git tracks under these paths (all of the tree when none is given). */
-const tracked = (...paths: string[]) =>
-	execFileSync('git', ['ls-files', '-z', '--', ...paths], { cwd: root, encoding: 'utf8' })
-		.split('\0')
-		.filter(Boolean)
-		.map((file) => join(root, file));
 
 /** GitHub's anchor for a heading: lower case, punctuation but `-` and `_` dropped, spaces to hyphens. */
 const slug = (heading: string) =>
@@ -45,7 +37,7 @@ function resolves(from: string, target: string): boolean {
 	return anchor === undefined || (linked.endsWith('.md') && anchorsOf(linked).has(anchor));
 }
 
-const documents = tracked('*.md');
+const documents = trackedFiles('*.md');
 
 describe.each(documents.map((file) => [relative(root, file), file]))('%s', (_name, file) => {
 	it('links only to files and headings that exist', () => {
@@ -61,7 +53,7 @@ describe.each(documents.map((file) => [relative(root, file), file]))('%s', (_nam
 });
 
 describe('links from the nodes and credentials to the repository', () => {
-	const sources = tracked('nodes', 'credentials').filter((file) => /\.(ts|json)$/.test(file));
+	const sources = trackedFiles('nodes', 'credentials').filter((file) => /\.(ts|json)$/.test(file));
 	const escaped = repository.replace(/[./]/g, '\\$&');
 	const linksIn = (pattern: RegExp) =>
 		sources.flatMap((file) =>
