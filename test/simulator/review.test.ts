@@ -31,35 +31,15 @@ describe('POST /api/v2/profiles/add', () => {
 	});
 
 	it.each([
-		['no url, query or place_id', { blocks: 5 }, /at least one of url, query, place_id/],
-		[
-			'from_date in another format',
-			{ url: 'u', from_date: '01/02/2024' },
-			/^from_date: .*YYYY-MM-DD/,
-		],
-		[
-			'from_date that is not a real date',
-			{ url: 'u', from_date: '2023-02-29' },
-			/^from_date: .*real date/,
-		],
-		[
-			'external_identifier of 256',
-			{ url: 'u', external_identifier: 'x'.repeat(256) },
-			/^external_identifier: .*255/,
-		],
-		[
-			'blocks that is not an integer',
-			{ url: 'u', blocks: '2.5' },
-			/^blocks: must be a positive integer/,
-		],
-		['diff that is not an integer', { url: 'u', diff: 'abc' }, /^diff: must be a positive integer/],
-		[
-			'callback that is not a URL',
-			{ url: 'u', callback: 'not a url' },
-			/^callback: must be an http\(s\) URL/,
-		],
-		['an unknown parameter', { url: 'u', limit: 3 }, /unknown field\(s\) limit/],
-	])('refuses %s with 400 naming the field', async (_name, query, message) => {
+		[{ blocks: 5 }, /at least one of url, query, place_id/],
+		[{ url: 'u', from_date: '01/02/2024' }, /^from_date: .*YYYY-MM-DD/],
+		[{ url: 'u', from_date: '2023-02-29' }, /^from_date: .*real date/],
+		[{ url: 'u', external_identifier: 'x'.repeat(256) }, /^external_identifier: .*255/],
+		[{ url: 'u', blocks: '2.5' }, /^blocks: must be a positive integer/],
+		[{ url: 'u', diff: 'abc' }, /^diff: must be a positive integer/],
+		[{ url: 'u', callback: 'not a url' }, /^callback: must be an http\(s\) URL/],
+		[{ url: 'u', limit: 3 }, /unknown field\(s\) limit/],
+	])('refuses %j with 400 naming the field', async (query, message) => {
 		const response = await add(query as Record<string, string | number>);
 		expect(response.status).toBe(400);
 		const body = ReviewError.parse(response.body);
