@@ -94,28 +94,30 @@ describe('rate limit, on by default', () => {
 });
 
 describe('review API errors in HTTP 200, on by default', () => {
-	it('refuses a wrong token with HTTP 200, success false, status 401 and the service message', async () => {
-		const answer = await respondJobs({ 'spiderman-token': 'wrong' });
-		expect(answer.status).toBe(200);
-		expect(answer.body).toEqual({
-			success: false,
-			status: 401,
-			message: 'Invalid spiderman-token',
-		});
-	});
-
-	it('answers a missing profile and an unknown respond job the same way', async () => {
-		const missing = await addProfile({ blocks: 5 });
-		expect(missing.status).toBe(200);
-		expect(missing.body).toEqual(expect.objectContaining({ success: false, status: 400 }));
-		const unknown = await call(sim, 'GET review /api/v2/responds/jobs/424242');
-		expect(unknown.status).toBe(200);
-		expect(unknown.body).toEqual({
-			success: false,
-			status: 404,
-			message: "This job ID doesn't exist, please create it",
-		});
-	});
+	it.each([
+		[
+			'a wrong token',
+			() => respondJobs({ 'spiderman-token': 'wrong' }),
+			{ status: 401, message: 'Invalid spiderman-token' },
+		],
+		[
+			'a missing profile',
+			() => addProfile({ blocks: 5 }),
+			{ status: 400, message: expect.any(String) },
+		],
+		[
+			'an unknown respond job',
+			() => call(sim, 'GET review /api/v2/responds/jobs/424242'),
+			{ status: 404, message: "This job ID doesn't exist, please create it" },
+		],
+	])(
+		'refuses %s with HTTP 200, success false, and the status and message in the body',
+		async (_name, send, refusal) => {
+			const answer = await send();
+			expect(answer.status).toBe(200);
+			expect(answer.body).toEqual({ success: false, ...refusal });
+		},
+	);
 
 	it('keeps HTTP error statuses on the x-api-key APIs, and on the review API in status mode', async () => {
 		const schedules = await call(sim, 'GET scheduling /schedules', {
