@@ -67,28 +67,18 @@ describe('fault kinds', () => {
 		expect(response.body).toEqual({ status: 'success', results: [] });
 	});
 
-	it('slow with processFirst carries the request out at once and holds back only the answer', async () => {
-		sim.injectFault({
-			method: 'POST',
-			path: '/api/v2/profiles/add',
-			kind: 'slow',
-			delayMs: 300,
-			processFirst: true,
-		});
+	it.each([
+		[true, 'carries the request out at once and holds back only the answer', 1],
+		[false, 'carries the request out only after the delay', 0],
+	])('slow with processFirst %s %s', async (processFirst, _does, jobsMidway) => {
+		const path = '/api/v2/profiles/add';
+		sim.injectFault({ method: 'POST', path, kind: 'slow', delayMs: 300, processFirst });
 		const started = Date.now();
 		const answer = addProfile();
 		await sleep(150);
-		expect(sim.counts().jobs).toBe(1);
+		expect(sim.counts().jobs).toBe(jobsMidway);
 		expect((await answer).status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(295);
-	});
-
-	it('slow without processFirst carries the request out only after the delay', async () => {
-		sim.injectFault({ method: 'POST', path: '/api/v2/profiles/add', kind: 'slow', delayMs: 300 });
-		const answer = addProfile();
-		await sleep(150);
-		expect(sim.counts().jobs).toBe(0);
-		expect((await answer).status).toBe(200);
 		expect(sim.counts().jobs).toBe(1);
 	});
 
