@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 
 import { backoffDelay } from '../../simulator/callbacks';
 import type { Simulator } from '../../simulator/server';
-import { closedPort, http, keyAuth, type Receiver, startReceiver, startSimulator } from './helpers';
+import {
+	call,
+	closedPort,
+	eventually,
+	type Receiver,
+	sleep,
+	startReceiver,
+	startSimulator,
+} from './helpers';
 
 let sim: Simulator;
 const receivers: Receiver[] = [];
@@ -23,9 +31,8 @@ async function receiver(answer: (n: number) => number) {
 	return started;
 }
 
-const scrape = (callbackUrl: string) =>
-	http('POST', `${sim.urls.socialScraperUrl}/v1/scrape`, {
-		headers: keyAuth(sim),
+const scrape = (callbackUrl: string, on = sim) =>
+	call(on, 'POST social /v1/scrape', {
 		body: { callback_url: callbackUrl, url: 'https://social.example/p/1' },
 	});
 
@@ -43,20 +50,15 @@ describe('callback delivery', () => {
 		expect(target.received[0].headers['content-type']).toBe('application/json');
 	});
 
-	it('gives up after maxAttempts when the receiver always answers 5xx', async () => {
-		const target = await receiver(() => 500);
+	it.each([
+		['gives up after maxAttempts when the receiver always answers 5xx', 500, 4],
+		['does not retry a 4xx other than 409', 404, 1],
+	])('%s', async (_name, status, attempts) => {
+		const target = await receiver(() => status);
 		await scrape(target.url);
 		const [delivery] = await sim.waitForDeliveries(1, 3000);
-		expect(delivery).toMatchObject({ state: 'failed', attempts: 4, finalStatus: 500 });
-		expect(target.received).toHaveLength(4);
-	});
-
-	it('does not retry a 4xx other than 409', async () => {
-		const target = await receiver(() => 404);
-		await scrape(target.url);
-		const [delivery] = await sim.waitForDeliveries(1, 3000);
-		expect(delivery).toMatchObject({ state: 'failed', attempts: 1, finalStatus: 404 });
-		expect(target.received).toHaveLength(1);
+		expect(delivery).toMatchObject({ state: 'failed', attempts, finalStatus: status });
+		expect(target.received).toHaveLength(attempts);
 	});
 
 	it('retries network errors up to maxAttempts', async () => {
@@ -71,11 +73,11 @@ describe('callback delivery', () => {
 		const target = await receiver(() => 200);
 		sim.configure({ holdCompletion: true, callbackRate: 20 });
 		for (let i = 0; i < 4; i++) await scrape(target.url);
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await sleep(50);
 		expect(sim.deliveries()).toHaveLength(0);
 
 		const releasedAt = Date.now();
-		const released = await http('POST', `${sim.urls.controlUrl}/jobs/release`);
+		const released = await call(sim, 'POST control /jobs/release');
 		expect(released.body).toEqual({ released: 4 });
 		const deliveries = await sim.waitForDeliveries(4, 3000);
 		expect(deliveries.map((d) => d.state)).toEqual(Array(4).fill('delivered'));
@@ -126,50 +128,43 @@ describe('callback delivery', () => {
 		const target = await receiver(() => 503);
 		sim.configure({ callbackRetry: { maxAttempts: 50, baseDelayMs: 200, maxDelayMs: 200 } });
 		await scrape(target.url);
-		const startedAt = Date.now();
-		while (target.received.length === 0 && Date.now() - startedAt < 2000) {
-			await new Promise((resolve) => setTimeout(resolve, 10));
-		}
+		await eventually(() => target.received.length > 0);
 		sim.reset();
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await sleep(300);
 		expect(target.received).toHaveLength(1);
 		expect(sim.deliveries()).toEqual([]);
 	});
 });
 
 describe('the service retry schedule (the default policy)', () => {
-	// 1 simulated hour = 20 real ms: 2 h, 6 h and 24 h after the first failure are 40, 120, 480 ms.
-	const timeScale = 20 / 3_600_000;
-
-	it('is the default: 2, 6 and 24 hours after the first failure, on any non-2xx, then gives up', async () => {
-		const defaults = await startSimulator({ completionDelayMs: 5, timeScale });
+	/** A simulator on the service's policy where 1 simulated hour is 20 real ms. */
+	async function withServicePolicy(test: (scaled: typeof sim) => Promise<void>) {
+		const scaled = await startSimulator({ completionDelayMs: 5, timeScale: 20 / 3_600_000 });
 		try {
-			defaults.configure({ callbackRetry: { policy: 'service' } });
-			expect(defaults.config.callbackRetry.serviceDelaysMs).toEqual([
-				2 * 3_600_000,
-				6 * 3_600_000,
-				24 * 3_600_000,
-			]);
-			const target = await receiver(() => 404);
-			await http('POST', `${defaults.urls.socialScraperUrl}/v1/scrape`, {
-				headers: keyAuth(defaults),
-				body: { callback_url: target.url, url: 'https://social.example/p/1' },
-			});
-			const [delivery] = await defaults.waitForDeliveries(1, 5000);
+			scaled.configure({ callbackRetry: { policy: 'service' } });
+			await test(scaled);
+		} finally {
+			await scaled.stop();
+		}
+	}
+
+	it('is the default: 2, 6 and 24 hours after the first failure, on any non-2xx, then gives up', () =>
+		withServicePolicy(async (scaled) => {
+			const hour = 3_600_000;
+			expect(scaled.config.callbackRetry.serviceDelaysMs).toEqual([2 * hour, 6 * hour, 24 * hour]);
+			await scrape((await receiver(() => 404)).url, scaled);
+			const [delivery] = await scaled.waitForDeliveries(1, 5000);
 			expect(delivery).toMatchObject({ state: 'failed', attempts: 4, finalStatus: 404 });
 			const times = delivery.attemptLog.map((attempt) => Date.parse(attempt.at));
 			const sinceFirst = times.map((at) => at - times[0]);
-			// Each retry is due at its offset from the first failure, never before it. The stamps are
-			// Date.now() milliseconds and Node's timers run on another clock: one may read up to 2 ms
-			// short (it read 39 under load), as the held callbacks above allow.
+			// 2 h, 6 h and 24 h are 40, 120 and 480 ms. Each retry is due at its offset from the first
+			// failure, never before it. The stamps are Date.now() milliseconds and Node's timers run on
+			// another clock: one may read up to 2 ms short (it read 39 under load).
 			expect(sinceFirst[1]).toBeGreaterThanOrEqual(40 - 2);
 			expect(sinceFirst[2]).toBeGreaterThanOrEqual(120 - 2);
 			expect(sinceFirst[3]).toBeGreaterThanOrEqual(480 - 2);
 			expect(sinceFirst[3]).toBeLessThan(480 + 1000);
-		} finally {
-			await defaults.stop();
-		}
-	});
+		}));
 
 	it('an unconfigured simulator uses it, in real hours', async () => {
 		const { createSimulator } = await import('../../simulator/server');
@@ -178,22 +173,13 @@ describe('the service retry schedule (the default policy)', () => {
 		expect(plain.config.timeScale).toBe(1);
 	});
 
-	it('stops at the first 2xx and says when the next attempt was due', async () => {
-		const scaled = await startSimulator({ completionDelayMs: 5, timeScale });
-		try {
-			scaled.configure({ callbackRetry: { policy: 'service' } });
-			const target = await receiver((n) => (n === 1 ? 409 : 200));
-			await http('POST', `${scaled.urls.socialScraperUrl}/v1/scrape`, {
-				headers: keyAuth(scaled),
-				body: { callback_url: target.url, url: 'https://social.example/p/1' },
-			});
+	it('stops at the first 2xx and says when the next attempt was due', () =>
+		withServicePolicy(async (scaled) => {
+			await scrape((await receiver((n) => (n === 1 ? 409 : 200))).url, scaled);
 			const [delivery] = await scaled.waitForDeliveries(1, 3000);
 			expect(delivery.attemptLog.map((attempt) => attempt.status)).toEqual([409, 200]);
 			expect(delivery.nextAttemptAt).toBeNull();
-		} finally {
-			await scaled.stop();
-		}
-	});
+		}));
 });
 
 describe('backoffDelay', () => {
@@ -207,15 +193,15 @@ describe('backoffDelay', () => {
 
 	it('grows exponentially with jitter between half and all of the ceiling, capped by maxDelayMs', () => {
 		for (let i = 0; i < 50; i++) {
-			const first = backoffDelay(1, retry);
-			expect(first).toBeGreaterThanOrEqual(50);
-			expect(first).toBeLessThanOrEqual(100);
-			const third = backoffDelay(3, retry);
-			expect(third).toBeGreaterThanOrEqual(200);
-			expect(third).toBeLessThanOrEqual(400);
-			const tenth = backoffDelay(10, retry);
-			expect(tenth).toBeGreaterThanOrEqual(500);
-			expect(tenth).toBeLessThanOrEqual(1000);
+			for (const [attempt, low, high] of [
+				[1, 50, 100],
+				[3, 200, 400],
+				[10, 500, 1000],
+			]) {
+				const delay = backoffDelay(attempt, retry);
+				expect(delay).toBeGreaterThanOrEqual(low);
+				expect(delay).toBeLessThanOrEqual(high);
+			}
 		}
 	});
 });

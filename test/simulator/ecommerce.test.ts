@@ -1,5 +1,4 @@
 import type { Product } from '../../simulator/data';
-import type { Simulator } from '../../simulator/server';
 import {
 	EcommerceEnvelope,
 	type EcommerceEnvelopeBody,
@@ -7,34 +6,28 @@ import {
 	SchedulingError,
 	SubmitAck,
 } from '../../simulator/schemas';
-import { http, keyAuth, type Receiver, startReceiver, startSimulator } from './helpers';
+import { useSimulator } from './helpers';
 
-let sim: Simulator;
-let receiver: Receiver;
+const suite = useSimulator();
 let all: EcommerceProductBody[];
-
 beforeAll(async () => {
-	sim = await startSimulator();
-	receiver = await startReceiver();
 	all = (await search({ per_page: 500 })).results;
 });
-afterAll(async () => {
-	await sim.stop();
-	await receiver.stop();
-});
 
-async function search(fields: Record<string, unknown>): Promise<EcommerceEnvelopeBody> {
-	const response = await http('POST', `${sim.urls.ecommerceUrl}/search`, {
-		headers: keyAuth(sim),
-		body: { callback: receiver.url, keyword: 'headphones', ...fields },
+const post = (fields: Record<string, unknown>) =>
+	suite.call('POST ecommerce /search', {
+		body: { callback: suite.receiver.url, keyword: 'headphones', ...fields },
 	});
+async function search(fields: Record<string, unknown>): Promise<EcommerceEnvelopeBody> {
+	const response = await post(fields);
 	if (response.status !== 200) throw new Error(response.text);
 	return EcommerceEnvelope.parse(response.body);
 }
 
 // Deliveries of earlier tests may still reach the receiver after a reset, so look payloads up by id.
 const receivedFor = (requestId: string) =>
-	receiver.received.find((r) => (r.body as { request_id?: string }).request_id === requestId)?.body;
+	suite.receiver.received.find((r) => (r.body as { request_id?: string }).request_id === requestId)
+		?.body;
 
 const ids = (products: EcommerceProductBody[]) => products.map((p) => p.unique_id);
 const filtered = async (filters: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -42,71 +35,37 @@ const filtered = async (filters: Record<string, unknown>, extra: Record<string, 
 
 describe('validation', () => {
 	it.each([
-		['callback missing', { callback: undefined }, /^callback is required/],
-		['callback not a URL', { callback: 'nope' }, /^callback: must be an http\(s\) URL/],
+		[{ callback: undefined }, /^callback is required/],
+		[{ callback: 'nope' }, /^callback: must be an http\(s\) URL/],
+		[{ url: 'https://www.amazon.com/s?k=x' }, /exactly one of url and keyword/],
+		[{ keyword: undefined }, /exactly one of url and keyword/],
+		[{ per_page: 0 }, /^per_page: /],
+		[{ per_page: 501 }, /^per_page: /],
+		[{ page: 0 }, /^page: /],
+		[{ page: 1.5 }, /^page: /],
+		[{ limit: 0 }, /^limit: /],
+		[{ source: ['amazon', 'mars'] }, /^source: unknown source mars/],
+		[{ source: 3 }, /^source: must be a string or/],
+		[{ filters: { rating: { between: [1, 2] } } }, /^filters\.rating: unknown field\(s\) between/],
+		[{ filters: { full_price: { lt: '10' } } }, /^filters\.full_price\.lt: /],
+		[{ filters: { sponsored: 'yes' } }, /^filters\.sponsored: /],
+		[{ filters: { name: ['a', 1] } }, /^filters\.name: must be a string or/],
+		[{ filters: { ranking: { pages: '1' } } }, /^filters\.ranking\.pages: /],
+		[{ filters: { color: 'red' } }, /^filters: unknown field\(s\) color/],
+		[{ sort: 'price' }, /unknown field\(s\) sort/],
 		[
-			'both url and keyword',
-			{ url: 'https://www.amazon.com/s?k=x' },
-			/exactly one of url and keyword/,
+			{ keyword: undefined, url: 'https://www.amazon.com/some-lamp/dp/B000123' },
+			/product pages cannot be processed/,
 		],
-		['neither url nor keyword', { keyword: undefined }, /exactly one of url and keyword/],
-		['per_page 0', { per_page: 0 }, /^per_page: /],
-		['per_page 501', { per_page: 501 }, /^per_page: /],
-		['page 0', { page: 0 }, /^page: /],
-		['page 1.5', { page: 1.5 }, /^page: /],
-		['limit 0', { limit: 0 }, /^limit: /],
-		['an unknown source', { source: ['amazon', 'mars'] }, /^source: unknown source mars/],
-		['source of the wrong type', { source: 3 }, /^source: must be a string or/],
-		[
-			'an unknown range operator',
-			{ filters: { rating: { between: [1, 2] } } },
-			/^filters\.rating: unknown field\(s\) between/,
-		],
-		[
-			'a range bound that is not a number',
-			{ filters: { full_price: { lt: '10' } } },
-			/^filters\.full_price\.lt: /,
-		],
-		['a flag that is not a boolean', { filters: { sponsored: 'yes' } }, /^filters\.sponsored: /],
-		[
-			'a name list with a number',
-			{ filters: { name: ['a', 1] } },
-			/^filters\.name: must be a string or/,
-		],
-		[
-			'ranking pages as text',
-			{ filters: { ranking: { pages: '1' } } },
-			/^filters\.ranking\.pages: /,
-		],
-		['an unknown filter', { filters: { color: 'red' } }, /^filters: unknown field\(s\) color/],
-		['an unknown field', { sort: 'price' }, /unknown field\(s\) sort/],
-	])('%s → 400 naming the field', async (_name, fields, details) => {
-		const before = sim.counts().ecommerceSearches;
-		const response = await http('POST', `${sim.urls.ecommerceUrl}/search`, {
-			headers: keyAuth(sim),
-			body: { callback: receiver.url, keyword: 'headphones', ...fields },
-		});
+		[{ keyword: undefined, url: 'https://shop.example.com/search?q=lamp' }, /unsupported source/],
+	])('refuses %p with 400 naming the field', async (fields, details) => {
+		const before = suite.sim.counts().ecommerceSearches;
+		const response = await post(fields);
 		expect(response.status).toBe(400);
 		const error = SchedulingError.parse(response.body);
 		expect(error.message).toBe('Invalid request');
 		expect(error.details).toMatch(details);
-		expect(sim.counts().ecommerceSearches).toBe(before);
-	});
-
-	it.each([
-		[
-			'a product page',
-			'https://www.amazon.com/some-lamp/dp/B000123',
-			/product pages cannot be processed/,
-		],
-		['an unsupported source', 'https://shop.example.com/search?q=lamp', /unsupported source/],
-	])('refuses %s as url', async (_name, url, details) => {
-		const response = await http('POST', `${sim.urls.ecommerceUrl}/search`, {
-			headers: keyAuth(sim),
-			body: { callback: receiver.url, url },
-		});
-		expect(response.status).toBe(400);
-		expect(SchedulingError.parse(response.body).details).toMatch(details);
+		expect(suite.sim.counts().ecommerceSearches).toBe(before);
 	});
 });
 
@@ -223,15 +182,11 @@ describe('results, filters and pagination', () => {
 	});
 
 	it('a search-page url searches that one source', async () => {
-		const response = await http('POST', `${sim.urls.ecommerceUrl}/search`, {
-			headers: keyAuth(sim),
-			body: {
-				callback: receiver.url,
-				url: 'https://www.walmart.com/search?q=desk+lamp',
-				per_page: 500,
-			},
+		const result = await search({
+			keyword: undefined,
+			url: 'https://www.walmart.com/search?q=desk+lamp',
+			per_page: 500,
 		});
-		const result = EcommerceEnvelope.parse(response.body);
 		expect(result.results).toHaveLength(250);
 		expect(
 			result.results.every((p) => p.source === 'walmart' && p.name.startsWith('Desk lamp')),
@@ -241,14 +196,9 @@ describe('results, filters and pagination', () => {
 });
 
 describe('callback and response mode', () => {
-	beforeEach(() => {
-		sim.reset();
-		receiver.received.length = 0;
-	});
-
 	it('POSTs every product found to the callback in one envelope', async () => {
 		const response = await search({ per_page: 10, filters: { sponsored: true } });
-		const deliveries = await sim.waitForDeliveries(1, 2000);
+		const deliveries = await suite.sim.waitForDeliveries(1, 2000);
 		expect(deliveries).toHaveLength(1);
 		expect(deliveries[0]).toMatchObject({
 			kind: 'ecommerce-search',
@@ -264,31 +214,19 @@ describe('callback and response mode', () => {
 	});
 
 	it("answers only an acknowledgement with ecommerceResponse 'ack'", async () => {
-		sim.configure({ ecommerceResponse: 'ack' });
-		try {
-			const response = await http('POST', `${sim.urls.ecommerceUrl}/search`, {
-				headers: keyAuth(sim),
-				body: { callback: receiver.url, keyword: 'tent' },
-			});
-			const ack = SubmitAck.parse(response.body);
-			expect(ack.status).toBe('created');
-			await sim.waitForDeliveries(1, 2000);
-			const payload = EcommerceEnvelope.parse(receivedFor(ack.request_id));
-			expect(payload.request_id).toBe(ack.request_id);
-			expect(payload.results).toHaveLength(250);
-		} finally {
-			sim.configure({ ecommerceResponse: 'envelope' });
-		}
+		suite.sim.configure({ ecommerceResponse: 'ack' });
+		const ack = SubmitAck.parse((await post({ keyword: 'tent' })).body);
+		expect(ack.status).toBe('created');
+		await suite.sim.waitForDeliveries(1, 2000);
+		const payload = EcommerceEnvelope.parse(receivedFor(ack.request_id));
+		expect(payload.request_id).toBe(ack.request_id);
+		expect(payload.results).toHaveLength(250);
 	});
 
 	it('follows productCount', async () => {
-		sim.configure({ productCount: 12 });
-		try {
-			const result = await search({ per_page: 5 });
-			expect(result.summary.total_results).toBe(12);
-			expect(result.pagination.total_pages).toBe(3);
-		} finally {
-			sim.configure({ productCount: 250 });
-		}
+		suite.sim.configure({ productCount: 12 });
+		const result = await search({ per_page: 5 });
+		expect(result.summary.total_results).toBe(12);
+		expect(result.pagination.total_pages).toBe(3);
 	});
 });

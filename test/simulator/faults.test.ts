@@ -1,6 +1,6 @@
 import type { Simulator } from '../../simulator/server';
 import { ProfileAck, SchedulingError } from '../../simulator/schemas';
-import { http, keyAuth, startSimulator, tokenAuth } from './helpers';
+import { call, sleep, startSimulator } from './helpers';
 
 let sim: Simulator;
 
@@ -10,18 +10,13 @@ beforeAll(async () => {
 afterAll(() => sim.stop());
 beforeEach(() => sim.reset());
 
-const addProfile = () =>
-	http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add`, {
-		headers: tokenAuth(sim),
-		query: { url: 'https://maps.example/p' },
-	});
+const addUrl = (url: string) => call(sim, 'POST review /api/v2/profiles/add', { query: { url } });
+const addProfile = () => addUrl('https://maps.example/p');
 const photoSearch = () =>
-	http('POST', `${sim.urls.photoScraperUrl}/v1/search`, {
-		headers: keyAuth(sim),
+	call(sim, 'POST photo /v1/search', {
 		body: { callback_url: 'http://127.0.0.1:9/hook', keyword: 'x' },
 	});
-const listSchedules = () =>
-	http('GET', `${sim.urls.schedulingUrl}/schedules`, { headers: keyAuth(sim) });
+const listSchedules = () => call(sim, 'GET scheduling /schedules');
 
 describe('fault kinds', () => {
 	it('429 answers Retry-After and a scheduling-style body, and creates nothing', async () => {
@@ -49,28 +44,18 @@ describe('fault kinds', () => {
 		},
 	);
 
-	it('reset-before destroys the connection without processing the request', async () => {
-		sim.injectFault({ method: 'POST', path: '/api/v2/profiles/add', kind: 'reset-before' });
+	it.each([
+		['reset-before', 'destroys the connection without processing the request', 0],
+		['reset-after', 'processes the request fully, then destroys the connection', 1],
+	] as const)('%s %s', async (kind, _does, jobs) => {
+		sim.injectFault({ method: 'POST', path: '/api/v2/profiles/add', kind });
 		await expect(addProfile()).rejects.toMatchObject({
 			code: expect.stringMatching(/ECONNRESET|UND_ERR_SOCKET/),
 		});
-		expect(sim.counts().jobs).toBe(0);
-		expect(sim.requests()).toHaveLength(1);
-		expect(sim.requests()[0]).toMatchObject({
-			fault: 'reset-before',
-			path: '/api/v2/profiles/add',
-		});
+		expect(sim.counts().jobs).toBe(jobs);
+		expect(sim.state.reviewJobs.has(10001)).toBe(jobs === 1);
+		expect(sim.requests()).toMatchObject([{ fault: kind, path: '/api/v2/profiles/add' }]);
 		expect(sim.requests()[0].responseStatus).toBeUndefined();
-	});
-
-	it('reset-after processes the request fully, then destroys the connection without answering', async () => {
-		sim.injectFault({ method: 'POST', path: '/api/v2/profiles/add', kind: 'reset-after' });
-		await expect(addProfile()).rejects.toMatchObject({
-			code: expect.stringMatching(/ECONNRESET|UND_ERR_SOCKET/),
-		});
-		expect(sim.counts().jobs).toBe(1);
-		expect(sim.state.reviewJobs.has(10001)).toBe(true);
-		expect(sim.requests()[0].fault).toBe('reset-after');
 	});
 
 	it('slow waits delayMs, then answers normally', async () => {
@@ -82,28 +67,18 @@ describe('fault kinds', () => {
 		expect(response.body).toEqual({ status: 'success', results: [] });
 	});
 
-	it('slow with processFirst carries the request out at once and holds back only the answer', async () => {
-		sim.injectFault({
-			method: 'POST',
-			path: '/api/v2/profiles/add',
-			kind: 'slow',
-			delayMs: 300,
-			processFirst: true,
-		});
+	it.each([
+		[true, 'carries the request out at once and holds back only the answer', 1],
+		[false, 'carries the request out only after the delay', 0],
+	])('slow with processFirst %s %s', async (processFirst, _does, jobsMidway) => {
+		const path = '/api/v2/profiles/add';
+		sim.injectFault({ method: 'POST', path, kind: 'slow', delayMs: 300, processFirst });
 		const started = Date.now();
 		const answer = addProfile();
-		await new Promise((resolve) => setTimeout(resolve, 150));
-		expect(sim.counts().jobs).toBe(1);
+		await sleep(150);
+		expect(sim.counts().jobs).toBe(jobsMidway);
 		expect((await answer).status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(295);
-	});
-
-	it('slow without processFirst carries the request out only after the delay', async () => {
-		sim.injectFault({ method: 'POST', path: '/api/v2/profiles/add', kind: 'slow', delayMs: 300 });
-		const answer = addProfile();
-		await new Promise((resolve) => setTimeout(resolve, 150));
-		expect(sim.counts().jobs).toBe(0);
-		expect((await answer).status).toBe(200);
 		expect(sim.counts().jobs).toBe(1);
 	});
 
@@ -183,12 +158,6 @@ describe('fault matching', () => {
 });
 
 describe('a refusal of one chosen item on a chosen try, and submissions per subject', () => {
-	const addUrl = (url: string) =>
-		http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add`, {
-			headers: tokenAuth(sim),
-			query: { url },
-		});
-
 	it('refuses only requests holding the matched text, after letting `skip` of them through', async () => {
 		sim.injectFault({ api: 'review', kind: 'refused', match: 'p%2Fb', skip: 1, times: 1 });
 		expect((await addUrl('https://maps.example/p/a')).body).toMatchObject({ success: true });
@@ -212,8 +181,7 @@ describe('a refusal of one chosen item on a chosen try, and submissions per subj
 	it('counts submissions per profile, bulk elements each, rate-limit refusals not', async () => {
 		await addUrl('https://maps.example/p/a');
 		await addUrl('https://maps.example/p/a');
-		await http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add_bulk`, {
-			headers: tokenAuth(sim),
+		await call(sim, 'POST review /api/v2/profiles/add_bulk', {
 			body: [{ url: 'https://maps.example/p/a' }, { query: 'Pizza Berlin' }],
 		});
 		await photoSearch();

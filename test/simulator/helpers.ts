@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
 import { SPEC_ONLY } from '../../simulator/config';
+import type { SimulatorUrls } from '../../simulator/http';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/server';
 
 /**
@@ -71,6 +72,64 @@ export async function http(
 
 export const keyAuth = (sim: Simulator) => ({ 'x-api-key': sim.config.apiKey });
 export const tokenAuth = (sim: Simulator) => ({ 'spiderman-token': sim.config.token });
+
+const API_URLS = {
+	review: 'baseUrl',
+	scheduling: 'schedulingUrl',
+	ecommerce: 'ecommerceUrl',
+	video: 'videoScraperUrl',
+	photo: 'photoScraperUrl',
+	social: 'socialScraperUrl',
+	index: 'reviewIndexUrl',
+	control: 'controlUrl',
+} satisfies Record<string, keyof SimulatorUrls>;
+export type Api = keyof typeof API_URLS;
+
+/**
+ * Calls `route`, "METHOD api /path", with the API's own credential: the token on the review API,
+ * the api_key query parameter on the review index, the x-api-key elsewhere. Headers given replace
+ * the credential, so a test can send a wrong one or none.
+ */
+export function call(sim: Simulator, route: string, options: HttpOptions = {}) {
+	const [method, api, path = ''] = route.split(' ') as [string, Api, string?];
+	const credential =
+		api === 'review' ? tokenAuth(sim) : api === 'index' || api === 'control' ? {} : keyAuth(sim);
+	const query =
+		api === 'index' && !options.headers
+			? { api_key: sim.config.apiKey, ...options.query }
+			: options.query;
+	return http(method, `${sim.urls[API_URLS[api]]}${path}`, {
+		...options,
+		headers: options.headers ?? credential,
+		query,
+	});
+}
+
+export interface SimulatorSuite {
+	sim: Simulator;
+	receiver: Receiver;
+	call(route: string, options?: HttpOptions): Promise<HttpResult>;
+}
+
+/** One simulator and one callback receiver for a file, both emptied before each test. */
+export function useSimulator(options: SimulatorOptions = {}): SimulatorSuite {
+	const suite = {
+		call: (route: string, callOptions?: HttpOptions) => call(suite.sim, route, callOptions),
+	} as SimulatorSuite;
+	beforeAll(async () => {
+		suite.sim = await startSimulator(options);
+		suite.receiver = await startReceiver();
+	});
+	afterAll(async () => {
+		await suite.sim.stop();
+		await suite.receiver.stop();
+	});
+	beforeEach(() => {
+		suite.sim.reset();
+		suite.receiver.received.length = 0;
+	});
+	return suite;
+}
 
 export interface Receiver {
 	url: string;

@@ -5,7 +5,7 @@
  */
 import { createSimulator, type Simulator } from '../../simulator/server';
 import { DEFAULT_CONFIG } from '../../simulator/config';
-import { http, keyAuth, tokenAuth } from './helpers';
+import { call, sleep } from './helpers';
 
 let sim: Simulator;
 
@@ -18,7 +18,10 @@ afterEach(async () => {
 	await sim.stop();
 });
 
-const respondJobs = () => `${sim.urls.baseUrl}/api/v2/responds/jobs`;
+const respondJobs = (headers?: Record<string, string>) =>
+	call(sim, 'GET review /api/v2/responds/jobs', { headers });
+const addProfile = (query: Record<string, string | number>) =>
+	call(sim, 'POST review /api/v2/profiles/add', { query });
 
 describe('rate limit, on by default', () => {
 	it('is 10 per second on the review API and 10 per second per key on the x-api-key APIs', () => {
@@ -28,18 +31,10 @@ describe('rate limit, on by default', () => {
 
 	it('accepts 10 review requests in a second, refuses the 11th with a bare 429 and creates nothing', async () => {
 		const answers = await Promise.all(
-			Array.from({ length: 10 }, (_, i) =>
-				http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add`, {
-					headers: tokenAuth(sim),
-					query: { url: `https://reviews.example/p/${i}` },
-				}),
-			),
+			Array.from({ length: 10 }, (_, i) => addProfile({ url: `https://reviews.example/p/${i}` })),
 		);
 		expect(answers.map((answer) => answer.status)).toEqual(new Array(10).fill(200));
-		const refused = await http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add`, {
-			headers: tokenAuth(sim),
-			query: { url: 'https://reviews.example/p/11' },
-		});
+		const refused = await addProfile({ url: 'https://reviews.example/p/11' });
 		expect(refused.status).toBe(429);
 		expect(refused.headers['retry-after']).toBeUndefined();
 		expect(refused.headers['content-type']).toMatch(/^text\/plain/);
@@ -51,40 +46,36 @@ describe('rate limit, on by default', () => {
 
 	it('accepts again once the rolling second has passed', async () => {
 		for (let i = 0; i < 10; i++) {
-			expect((await http('GET', respondJobs(), { headers: tokenAuth(sim) })).status).toBe(200);
+			expect((await respondJobs()).status).toBe(200);
 		}
-		expect((await http('GET', respondJobs(), { headers: tokenAuth(sim) })).status).toBe(429);
-		await new Promise((resolve) => setTimeout(resolve, 1050));
-		expect((await http('GET', respondJobs(), { headers: tokenAuth(sim) })).status).toBe(200);
+		expect((await respondJobs()).status).toBe(429);
+		await sleep(1050);
+		expect((await respondJobs()).status).toBe(200);
 	});
 
 	it('counts each token apart, and each x-api-key API apart', async () => {
 		sim.configure({ rateLimit: { review: 2, apiKey: 1 } });
 		const other = { 'spiderman-token': 'another-account' };
 		const statuses = [];
-		for (const headers of [tokenAuth(sim), tokenAuth(sim), tokenAuth(sim), other]) {
-			statuses.push((await http('GET', respondJobs(), { headers })).status);
+		for (const headers of [undefined, undefined, undefined, other]) {
+			statuses.push((await respondJobs(headers)).status);
 		}
 		// The other account is over no limit: its refusal is the body's 401, in HTTP 200.
 		expect(statuses).toEqual([200, 200, 429, 200]);
-		const schedules = `${sim.urls.schedulingUrl}/schedules`;
-		expect((await http('GET', schedules, { headers: keyAuth(sim) })).status).toBe(200);
-		expect((await http('GET', schedules, { headers: keyAuth(sim) })).status).toBe(429);
-		const video = `${sim.urls.videoScraperUrl}/v1/requests/unknown`;
-		expect((await http('GET', video, { headers: keyAuth(sim) })).status).not.toBe(429);
+		expect((await call(sim, 'GET scheduling /schedules')).status).toBe(200);
+		expect((await call(sim, 'GET scheduling /schedules')).status).toBe(429);
+		expect((await call(sim, 'GET video /v1/requests/unknown')).status).not.toBe(429);
 	});
 
 	it('is lifted by configuring null, as tests of the spec alone do', async () => {
 		sim.configure({ rateLimit: { review: null } });
-		const answers = await Promise.all(
-			Array.from({ length: 30 }, () => http('GET', respondJobs(), { headers: tokenAuth(sim) })),
-		);
+		const answers = await Promise.all(Array.from({ length: 30 }, () => respondJobs()));
 		expect(answers.every((answer) => answer.status === 200)).toBe(true);
 		expect(sim.config.rateLimit.apiKey).toBe(10);
 	});
 
 	it('is settable through the control API', async () => {
-		const answer = await http('POST', `${sim.urls.controlUrl}/config`, {
+		const answer = await call(sim, 'POST control /config', {
 			body: { rateLimit: { review: 3 }, reviewErrors: 'status', scheduleLimit: 2 },
 		});
 		expect(answer.status).toBe(200);
@@ -95,7 +86,7 @@ describe('rate limit, on by default', () => {
 				scheduleLimit: 2,
 			}),
 		);
-		const refused = await http('POST', `${sim.urls.controlUrl}/config`, {
+		const refused = await call(sim, 'POST control /config', {
 			body: { rateLimit: { review: 0 } },
 		});
 		expect(refused.status).toBe(400);
@@ -103,41 +94,38 @@ describe('rate limit, on by default', () => {
 });
 
 describe('review API errors in HTTP 200, on by default', () => {
-	it('refuses a wrong token with HTTP 200, success false, status 401 and the service message', async () => {
-		const answer = await http('GET', respondJobs(), {
-			headers: { 'spiderman-token': 'wrong' },
-		});
-		expect(answer.status).toBe(200);
-		expect(answer.body).toEqual({
-			success: false,
-			status: 401,
-			message: 'Invalid spiderman-token',
-		});
-	});
-
-	it('answers a missing profile and an unknown respond job the same way', async () => {
-		const missing = await http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add`, {
-			headers: tokenAuth(sim),
-			query: { blocks: 5 },
-		});
-		expect(missing.status).toBe(200);
-		expect(missing.body).toEqual(expect.objectContaining({ success: false, status: 400 }));
-		const unknown = await http('GET', `${respondJobs()}/424242`, { headers: tokenAuth(sim) });
-		expect(unknown.status).toBe(200);
-		expect(unknown.body).toEqual({
-			success: false,
-			status: 404,
-			message: "This job ID doesn't exist, please create it",
-		});
-	});
+	it.each([
+		[
+			'a wrong token',
+			() => respondJobs({ 'spiderman-token': 'wrong' }),
+			{ status: 401, message: 'Invalid spiderman-token' },
+		],
+		[
+			'a missing profile',
+			() => addProfile({ blocks: 5 }),
+			{ status: 400, message: expect.any(String) },
+		],
+		[
+			'an unknown respond job',
+			() => call(sim, 'GET review /api/v2/responds/jobs/424242'),
+			{ status: 404, message: "This job ID doesn't exist, please create it" },
+		],
+	])(
+		'refuses %s with HTTP 200, success false, and the status and message in the body',
+		async (_name, send, refusal) => {
+			const answer = await send();
+			expect(answer.status).toBe(200);
+			expect(answer.body).toEqual({ success: false, ...refusal });
+		},
+	);
 
 	it('keeps HTTP error statuses on the x-api-key APIs, and on the review API in status mode', async () => {
-		const schedules = await http('GET', `${sim.urls.schedulingUrl}/schedules`, {
+		const schedules = await call(sim, 'GET scheduling /schedules', {
 			headers: { 'x-api-key': 'wrong' },
 		});
 		expect(schedules.status).toBe(401);
 		sim.configure({ reviewErrors: 'status' });
-		const review = await http('GET', respondJobs(), { headers: { 'spiderman-token': 'wrong' } });
+		const review = await respondJobs({ 'spiderman-token': 'wrong' });
 		expect(review.status).toBe(401);
 	});
 });
@@ -147,8 +135,7 @@ describe('schedule cap, on by default', () => {
 		sim.configure({ scheduleLimit: 3, rateLimit: { apiKey: null } });
 		expect(DEFAULT_CONFIG.scheduleLimit).toBe(500);
 		const create = () =>
-			http('POST', `${sim.urls.schedulingUrl}/schedules`, {
-				headers: keyAuth(sim),
+			call(sim, 'POST scheduling /schedules', {
 				body: {
 					service: 'rsapi',
 					endpoint: 'add',
@@ -167,7 +154,7 @@ describe('schedule cap, on by default', () => {
 			details: 'Schedule limit reached: an account can have at most 3 schedules',
 		});
 		const id = created[0].body.results[0].schedule_id;
-		await http('DELETE', `${sim.urls.schedulingUrl}/schedules/${id}`, { headers: keyAuth(sim) });
+		await call(sim, `DELETE scheduling /schedules/${id}`);
 		expect((await create()).status).toBe(201);
 	});
 });

@@ -1,4 +1,3 @@
-import type { Simulator } from '../../simulator/server';
 import {
 	BulkResponse,
 	LocalListingAudit,
@@ -6,28 +5,13 @@ import {
 	ReviewError,
 	ReviewJobCallback,
 } from '../../simulator/schemas';
-import { http, type Receiver, startReceiver, startSimulator, tokenAuth } from './helpers';
+import { eventually, sleep, useSimulator } from './helpers';
 
-let sim: Simulator;
-let receiver: Receiver;
-
-beforeAll(async () => {
-	sim = await startSimulator();
-	receiver = await startReceiver();
-});
-afterAll(async () => {
-	await sim.stop();
-	await receiver.stop();
-});
-beforeEach(() => {
-	sim.reset();
-	receiver.received.length = 0;
-});
-
+const suite = useSimulator();
 const add = (query: Record<string, string | number>) =>
-	http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add`, { headers: tokenAuth(sim), query });
-const bulk = (body: unknown) =>
-	http('POST', `${sim.urls.baseUrl}/api/v2/profiles/add_bulk`, { headers: tokenAuth(sim), body });
+	suite.call('POST review /api/v2/profiles/add', { query });
+const bulk = (body: unknown) => suite.call('POST review /api/v2/profiles/add_bulk', { body });
+const callbacks = () => suite.receiver.received.map(({ body }) => ReviewJobCallback.parse(body));
 
 describe('POST /api/v2/profiles/add', () => {
 	it.each([
@@ -43,45 +27,25 @@ describe('POST /api/v2/profiles/add', () => {
 			status: 200,
 			message: 'Profile added to queue',
 		});
-		expect(sim.counts().jobs).toBe(1);
+		expect(suite.sim.counts().jobs).toBe(1);
 	});
 
 	it.each([
-		['no url, query or place_id', { blocks: 5 }, /at least one of url, query, place_id/],
-		[
-			'from_date in another format',
-			{ url: 'u', from_date: '01/02/2024' },
-			/^from_date: .*YYYY-MM-DD/,
-		],
-		[
-			'from_date that is not a real date',
-			{ url: 'u', from_date: '2023-02-29' },
-			/^from_date: .*real date/,
-		],
-		[
-			'external_identifier of 256 characters',
-			{ url: 'u', external_identifier: 'x'.repeat(256) },
-			/^external_identifier: .*255/,
-		],
-		[
-			'blocks that is not an integer',
-			{ url: 'u', blocks: '2.5' },
-			/^blocks: must be a positive integer/,
-		],
-		['diff that is not an integer', { url: 'u', diff: 'abc' }, /^diff: must be a positive integer/],
-		[
-			'callback that is not a URL',
-			{ url: 'u', callback: 'not a url' },
-			/^callback: must be an http\(s\) URL/,
-		],
-		['an unknown parameter', { url: 'u', limit: 3 }, /unknown field\(s\) limit/],
-	])('refuses %s with 400 naming the field', async (_name, query, message) => {
+		[{ blocks: 5 }, /at least one of url, query, place_id/],
+		[{ url: 'u', from_date: '01/02/2024' }, /^from_date: .*YYYY-MM-DD/],
+		[{ url: 'u', from_date: '2023-02-29' }, /^from_date: .*real date/],
+		[{ url: 'u', external_identifier: 'x'.repeat(256) }, /^external_identifier: .*255/],
+		[{ url: 'u', blocks: '2.5' }, /^blocks: must be a positive integer/],
+		[{ url: 'u', diff: 'abc' }, /^diff: must be a positive integer/],
+		[{ url: 'u', callback: 'not a url' }, /^callback: must be an http\(s\) URL/],
+		[{ url: 'u', limit: 3 }, /unknown field\(s\) limit/],
+	])('refuses %j with 400 naming the field', async (query, message) => {
 		const response = await add(query as Record<string, string | number>);
 		expect(response.status).toBe(400);
 		const body = ReviewError.parse(response.body);
 		expect(body.status).toBe(400);
 		expect(body.message).toMatch(message);
-		expect(sim.counts().jobs).toBe(0);
+		expect(suite.sim.counts().jobs).toBe(0);
 	});
 
 	it('accepts an external_identifier of exactly 255 characters and a real leap day', async () => {
@@ -97,18 +61,18 @@ describe('POST /api/v2/profiles/add', () => {
 		const response = await add({
 			url: 'https://maps.example/place/7',
 			blocks: 4,
-			callback: `${receiver.url}?secret=s1`,
+			callback: `${suite.receiver.url}?secret=s1`,
 			external_identifier: 'crm-42',
 		});
-		const [delivery] = await sim.waitForDeliveries(1, 2000);
+		const [delivery] = await suite.sim.waitForDeliveries(1, 2000);
 		expect(delivery).toMatchObject({
 			kind: 'review-job',
 			state: 'delivered',
 			attempts: 1,
 			ref: response.body.job_id,
 		});
-		expect(receiver.received[0].path).toBe('/hook?secret=s1');
-		const payload = ReviewJobCallback.parse(receiver.received[0].body);
+		expect(suite.receiver.received[0].path).toBe('/hook?secret=s1');
+		const [payload] = callbacks();
 		expect(payload).toMatchObject({
 			success: true,
 			status: 200,
@@ -127,22 +91,9 @@ describe('POST /api/v2/profiles/add', () => {
 		expect(typeof JSON.parse(payload.meta_data)).toBe('object');
 		expect(payload.reviews).toHaveLength(4);
 		expect(Object.keys(payload.reviews[0]).sort()).toEqual(
-			[
-				'id',
-				'name',
-				'date',
-				'rating_value',
-				'review_text',
-				'url',
-				'profile_picture',
-				'location',
-				'review_title',
-				'verified_order',
-				'language_code',
-				'reviewer_title',
-				'meta_data',
-				'response',
-			].sort(),
+			'date id language_code location meta_data name profile_picture rating_value response review_text review_title reviewer_title url verified_order'.split(
+				' ',
+			),
 		);
 		expect(typeof JSON.parse(payload.reviews[0].meta_data)).toBe('object');
 	});
@@ -150,12 +101,11 @@ describe('POST /api/v2/profiles/add', () => {
 	it('ends a job whose URL contains "invalid-url" as invalid_url, with no reviews, and posts it', async () => {
 		const response = await add({
 			url: 'https://maps.example/invalid-url/1',
-			callback: receiver.url,
+			callback: suite.receiver.url,
 		});
-		const [delivery] = await sim.waitForDeliveries(1, 2000);
+		const [delivery] = await suite.sim.waitForDeliveries(1, 2000);
 		expect(delivery).toMatchObject({ state: 'delivered', ref: response.body.job_id });
-		const payload = ReviewJobCallback.parse(receiver.received[0].body);
-		expect(payload).toMatchObject({
+		expect(callbacks()[0]).toMatchObject({
 			job_id: response.body.job_id,
 			crawl_status: 'invalid_url',
 			reviews: [],
@@ -166,41 +116,34 @@ describe('POST /api/v2/profiles/add', () => {
 
 	describe("a job in maintenance (REAL-SERVICE.md, a job's life)", () => {
 		// The service's retries (2, 3, 5, 12, 24 and 72 hours after maintenance began), here in ms.
-		beforeEach(() => sim.configure({ maintenanceRetryDelaysMs: [20, 30, 50, 120, 240, 720] }));
+		beforeEach(() =>
+			suite.sim.configure({ maintenanceRetryDelaysMs: [20, 30, 50, 120, 240, 720] }),
+		);
 
-		const jobState = (jobId: number) => sim.state.reviewJobs.get(jobId);
-		const waitUntil = async (done: () => boolean, timeoutMs: number) => {
-			const deadline = Date.now() + timeoutMs;
-			while (!done()) {
-				if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
-				await new Promise((resolve) => setTimeout(resolve, 5));
-			}
+		const jobIn = async (url: string, state: string, timeoutMs: number) => {
+			const jobId = (await add({ url, callback: suite.receiver.url })).body.job_id as number;
+			await eventually(() => suite.sim.state.reviewJobs.get(jobId)?.state === state, timeoutMs);
+			return { jobId, job: () => suite.sim.state.reviewJobs.get(jobId) };
 		};
 
 		it('is crawled again at each retry and completes at the one its URL names, with its callback', async () => {
-			const response = await add({
-				url: 'https://maps.example/maintenance-3/1',
-				callback: receiver.url,
-			});
-			const jobId = response.body.job_id as number;
-			await waitUntil(() => jobState(jobId)?.state === 'maintenance', 2000);
-			expect(receiver.received).toHaveLength(0);
-			const [delivery] = await sim.waitForDeliveries(1, 2000);
+			const { jobId, job } = await jobIn(
+				'https://maps.example/maintenance-3/1',
+				'maintenance',
+				2000,
+			);
+			expect(suite.receiver.received).toHaveLength(0);
+			const [delivery] = await suite.sim.waitForDeliveries(1, 2000);
 			expect(delivery).toMatchObject({ state: 'delivered', ref: jobId });
-			expect(jobState(jobId)).toMatchObject({ state: 'complete', maintenanceRetries: 3 });
-			expect(ReviewJobCallback.parse(receiver.received[0].body).crawl_status).toBe('complete');
+			expect(job()).toMatchObject({ state: 'complete', maintenanceRetries: 3 });
+			expect(callbacks()[0].crawl_status).toBe('complete');
 		});
 
 		it('ends failed after its last retry, and nothing calls back', async () => {
-			const response = await add({
-				url: 'https://maps.example/maintenance-never/1',
-				callback: receiver.url,
-			});
-			const jobId = response.body.job_id as number;
-			await waitUntil(() => jobState(jobId)?.state === 'failed', 3000);
-			expect(jobState(jobId)?.maintenanceRetries).toBe(6);
-			await new Promise((resolve) => setTimeout(resolve, 100));
-			expect(receiver.received).toHaveLength(0);
+			const { job } = await jobIn('https://maps.example/maintenance-never/1', 'failed', 3000);
+			expect(job()?.maintenanceRetries).toBe(6);
+			await sleep(100);
+			expect(suite.receiver.received).toHaveLength(0);
 		});
 	});
 
@@ -208,42 +151,35 @@ describe('POST /api/v2/profiles/add', () => {
 		const response = await add({
 			url: 'https://maps.example/place/9',
 			blocks: 2,
-			callback: receiver.url,
+			callback: suite.receiver.url,
 		});
-		await sim.waitForDeliveries(1, 2000);
-		const resynced = await http(
-			'POST',
-			`${sim.urls.controlUrl}/review-jobs/${response.body.job_id}/resync`,
-			{ body: {} },
-		);
+		await suite.sim.waitForDeliveries(1, 2000);
+		const resync = (jobId: number) =>
+			suite.call(`POST control /review-jobs/${jobId}/resync`, { body: {} });
+		const resynced = await resync(response.body.job_id);
 		expect(resynced.status).toBe(200);
-		await sim.waitForDeliveries(2, 2000);
-		const [first, second] = receiver.received.map((r) => ReviewJobCallback.parse(r.body));
+		await suite.sim.waitForDeliveries(2, 2000);
+		const [first, second] = callbacks();
 		expect(second.job_id).toBe(first.job_id);
 		expect(second.reviews).toHaveLength(3);
 		expect(second.reviews.slice(1)).toEqual(first.reviews);
 		expect(new Set(second.reviews.map((review) => review.id)).size).toBe(3);
 		expect(resynced.body).toEqual(second);
-
-		const unknown = await http('POST', `${sim.urls.controlUrl}/review-jobs/999999/resync`, {
-			body: {},
-		});
-		expect(unknown.status).toBe(409);
+		expect((await resync(999999)).status).toBe(409);
 	});
 
 	it('keeps external_identifier (null) in the payload, honours from_date and diff', async () => {
-		await add({ query: 'cafe', blocks: 50, from_date: '2025-05-20', callback: receiver.url });
-		await add({ place_id: 'p1', blocks: 10, diff: 10001, callback: receiver.url });
-		await sim.waitForDeliveries(2, 2000);
-		const payloads = receiver.received.map((r) => ReviewJobCallback.parse(r.body));
+		await add({ query: 'cafe', blocks: 50, from_date: '2025-05-20', callback: suite.receiver.url });
+		await add({ place_id: 'p1', blocks: 10, diff: 10001, callback: suite.receiver.url });
+		await suite.sim.waitForDeliveries(2, 2000);
+		const payloads = callbacks();
 		const byQuery = payloads.find((p) => JSON.parse(p.meta_data).query === 'cafe')!;
 		expect(byQuery.external_identifier).toBeNull();
 		expect(byQuery.source_url).toBeNull();
 		expect(byQuery.reviews.length).toBeGreaterThan(0);
 		expect(byQuery.reviews.length).toBeLessThan(50);
 		expect(byQuery.reviews.every((r) => r.date >= '2025-05-20')).toBe(true);
-		const byDiff = payloads.find((p) => p.place_id === 'p1')!;
-		expect(byDiff.review_count).toBe(5);
+		expect(payloads.find((p) => p.place_id === 'p1')!.review_count).toBe(5);
 	});
 });
 
@@ -258,27 +194,30 @@ describe('POST /api/v2/profiles/add_bulk', () => {
 		];
 		const response = await bulk(input);
 		expect(response.status).toBe(200);
-		const results = BulkResponse.parse(response.body);
-		expect(results).toHaveLength(5);
-		expect(results[0]).toEqual({
-			...(input[0] as object),
-			success: true,
-			job_id: 10001,
-			status: 200,
-			message: 'Profile added to queue',
-		});
-		expect(results[1]).toMatchObject({
-			blocks: '20',
-			external_identifier: 'row-2',
-			success: true,
-			job_id: 10002,
-		});
-		expect(results[2]).toMatchObject({ blocks: 3, success: false, status: 400, job_id: null });
-		expect(results[2].message).toMatch(/at least one of url, query, place_id/);
-		expect(results[3]).toMatchObject({ success: false, status: 400, job_id: null });
-		expect(results[3].message).toMatch(/^from_date/);
-		expect(results[4]).toMatchObject({ success: false, status: 400, job_id: null });
-		expect(sim.counts()).toMatchObject({ jobs: 2, bulkJobs: 2 });
+		const refused = { success: false, status: 400, job_id: null };
+		expect(BulkResponse.parse(response.body)).toEqual([
+			{
+				...(input[0] as object),
+				success: true,
+				job_id: 10001,
+				status: 200,
+				message: 'Profile added to queue',
+			},
+			expect.objectContaining({
+				blocks: '20',
+				external_identifier: 'row-2',
+				success: true,
+				job_id: 10002,
+			}),
+			expect.objectContaining({
+				blocks: 3,
+				...refused,
+				message: expect.stringMatching(/at least one of url, query, place_id/),
+			}),
+			expect.objectContaining({ ...refused, message: expect.stringMatching(/^from_date/) }),
+			expect.objectContaining(refused),
+		]);
+		expect(suite.sim.counts()).toMatchObject({ jobs: 2, bulkJobs: 2 });
 	});
 
 	it.each([[{ url: 'u' }], ['[]x'], [null]])(
@@ -287,65 +226,50 @@ describe('POST /api/v2/profiles/add_bulk', () => {
 			const response = await bulk(body);
 			expect(response.status).toBe(400);
 			expect(ReviewError.parse(response.body).message).toMatch(/array/);
-			expect(sim.counts().jobs).toBe(0);
+			expect(suite.sim.counts().jobs).toBe(0);
 		},
 	);
 });
 
 describe('respond jobs and listing audit', () => {
+	const respondJob = (id: string | number) => suite.call(`GET review /api/v2/responds/jobs/${id}`);
+
 	it('lists respondJobCount complete jobs and reads one', async () => {
-		const list = await http('GET', `${sim.urls.baseUrl}/api/v2/responds/jobs`, {
-			headers: tokenAuth(sim),
-		});
+		const list = await suite.call('GET review /api/v2/responds/jobs');
 		expect(list.body).toHaveLength(5);
 		expect(list.body.every((job: { status: string }) => job.status === 'complete')).toBe(true);
-		const one = await http(
-			'GET',
-			`${sim.urls.baseUrl}/api/v2/responds/jobs/${list.body[2].job_id}`,
-			{
-				headers: tokenAuth(sim),
-			},
-		);
-		expect(one.body).toEqual(list.body[2]);
-		const text = await http('GET', `${sim.urls.baseUrl}/api/v2/responds/jobs/abc`, {
-			headers: tokenAuth(sim),
-		});
-		expect(text.status).toBe(400);
-		const missing = await http('GET', `${sim.urls.baseUrl}/api/v2/responds/jobs/99`, {
-			headers: tokenAuth(sim),
-		});
+		expect((await respondJob(list.body[2].job_id)).body).toEqual(list.body[2]);
+		expect((await respondJob('abc')).status).toBe(400);
+		const missing = await respondJob(99);
 		expect(missing.status).toBe(404);
 		expect(missing.body).toEqual({
 			success: false,
 			status: 404,
 			message: "This job ID doesn't exist, please create it",
 		});
+		suite.sim.configure({ respondJobCount: 2 });
+		expect((await suite.call('GET review /api/v2/responds/jobs')).body).toHaveLength(2);
 	});
 
-	it('follows respondJobCount from configure()', async () => {
-		sim.configure({ respondJobCount: 2 });
-		const list = await http('GET', `${sim.urls.baseUrl}/api/v2/responds/jobs`, {
-			headers: tokenAuth(sim),
-		});
-		expect(list.body).toHaveLength(2);
-	});
+	const audit = (query: Record<string, string | number>) =>
+		suite.call('GET review /api/v2/local_naps/local_nap', { query });
 
 	it('audits any known job with sources whose field names vary', async () => {
 		const created = await add({ url: 'https://maps.example/x' });
 		for (const jobId of [7001, created.body.job_id]) {
-			const response = await http('GET', `${sim.urls.baseUrl}/api/v2/local_naps/local_nap`, {
-				headers: tokenAuth(sim),
-				query: { job_id: jobId },
-			});
+			const response = await audit({ job_id: jobId });
 			expect(response.status).toBe(200);
-			const audit = LocalListingAudit.parse(response.body);
-			const sources = audit.local_nap_sources;
-			expect(sources.some((s) => 'company_name' in s)).toBe(true);
-			expect(sources.some((s) => 'business_name' in s)).toBe(true);
-			expect(sources.some((s) => 'phone' in s)).toBe(true);
-			expect(sources.some((s) => 'phone_number' in s)).toBe(true);
-			expect(sources.some((s) => 'review_count' in s)).toBe(true);
-			expect(sources.some((s) => 'rating_count' in s)).toBe(true);
+			const sources = LocalListingAudit.parse(response.body).local_nap_sources;
+			for (const key of [
+				'company_name',
+				'business_name',
+				'phone',
+				'phone_number',
+				'review_count',
+				'rating_count',
+			]) {
+				expect(sources.some((s) => key in s)).toBe(true);
+			}
 			expect(sources.some((s) => s.rating_distribution === null)).toBe(true);
 			const counts = sources.flatMap((s) => Object.values(s.rating_distribution ?? {}));
 			expect(counts.some((c) => typeof c === 'number')).toBe(true);
@@ -361,10 +285,7 @@ describe('respond jobs and listing audit', () => {
 		[{ job_id: 'abc' }, 400, 'job_id must be an integer'],
 		[{ job_id: 424242 }, 404, 'Job not found'],
 	])('audit with query %p answers %i', async (query, status, message) => {
-		const response = await http('GET', `${sim.urls.baseUrl}/api/v2/local_naps/local_nap`, {
-			headers: tokenAuth(sim),
-			query,
-		});
+		const response = await audit(query);
 		expect(response.status).toBe(status);
 		expect(response.body).toEqual({ success: false, status, message });
 	});
@@ -373,14 +294,13 @@ describe('respond jobs and listing audit', () => {
 describe('a diff naming a job the service does not know', () => {
 	it('is refused by add (in HTTP 200 at the production settings), and per element by add_bulk, creating nothing for it', async () => {
 		const refused = await add({ url: 'https://maps.example/p/1', diff: 999 });
-		expect(refused.status).toBe(sim.config.reviewErrors === 'http200' ? 200 : 404);
+		expect(refused.status).toBe(suite.sim.config.reviewErrors === 'http200' ? 200 : 404);
 		expect(refused.body).toEqual({
 			success: false,
 			status: 404,
 			message: 'No diff job exists with id 999',
 		});
-		const first = await add({ url: 'https://maps.example/p/1' });
-		const jobId = (first.body as { job_id: number }).job_id;
+		const jobId = (await add({ url: 'https://maps.example/p/1' })).body.job_id;
 		const answer = await bulk([
 			{ url: 'https://maps.example/p/2', diff: jobId },
 			{ url: 'https://maps.example/p/3', diff: 999 },
@@ -389,6 +309,6 @@ describe('a diff naming a job the service does not know', () => {
 			expect.objectContaining({ success: true, diff: jobId }),
 			expect.objectContaining({ success: false, status: 404, job_id: null }),
 		]);
-		expect(sim.counts().jobs).toBe(2);
+		expect(suite.sim.counts().jobs).toBe(2);
 	});
 });

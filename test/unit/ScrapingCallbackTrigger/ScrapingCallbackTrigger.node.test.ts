@@ -1,136 +1,14 @@
 import { Readable } from 'node:stream';
 
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { ScrapingCallbackTrigger } from '../../../nodes/ScrapingCallbackTrigger/ScrapingCallbackTrigger.node';
-import { payloadId, recognizePayload } from '../../../nodes/shared/incoming/callbackPayload';
 import { LARGE_DELIVERY_LIMIT_MIB } from '../../../nodes/shared/incoming/trigger/options';
-import { secretsMatch } from '../../../nodes/shared/secretsMatch';
+import { receive, samples } from './fakeWebhook';
 
-const samples: Record<string, IDataObject> = {
-	reviewJob: { job_id: 41, status: 'complete', success: true, reviews: [{ review_id: 'r1' }] },
-	productSearch: {
-		request_id: 'p-1',
-		status: 'success',
-		credits_used: 3,
-		results: [{ unique_id: 'u', source: 'shop', full_price: 3 }],
-		pagination: { current_page: 1, page_size: 100, total_pages: 1 },
-		summary: { total_results: 1, products_per_source: [{ source: 'shop', count: 1 }] },
-	},
-	photoSearch: {
-		request_id: 'ph-1',
-		status: 'completed',
-		request_metadata: { keyword: '#pizza', callback_url: 'x', external_identifier: null },
-		results: [{ post_id: '1' }],
-		summary: { total_posts: 1, unique_user_count: 1 },
-		pagination: { total: 1, page: 1, per_page: 1, total_pages: 1 },
-	},
-	socialScrape: {
-		request_id: 's-1',
-		status: 'completed',
-		request_metadata: {
-			url: 'https://social.example.com/p/1',
-			callback_url: 'x',
-			get_comments: false,
-		},
-		results: [{ post_id: '1' }],
-		summary: null,
-		pagination: null,
-	},
-	videoRequest: {
-		request_id: 'v-1',
-		created_at: '2026-01-01T00:00:00+00:00',
-		updated_at: '2026-01-01T00:01:00+00:00',
-		status: 'completed',
-		credits_used: 1,
-		request_metadata: {
-			url: 'https://video.example.com/v/1',
-			callback_url: 'x',
-			get_comments: true,
-		},
-	},
-	reviewIndex: { request_id: 'ri-1', status: 'completed', endpoint: 'profiles', results: [] },
-	unknown: { hello: 'world' },
-};
-
-describe('payload recognition', () => {
-	it.each(Object.entries(samples))('recognises a %s payload', (kind, payload) => {
-		expect(recognizePayload(payload)).toBe(kind);
-	});
-
-	it('uses job_id for review jobs and request_id otherwise', () => {
-		expect(payloadId(samples.reviewJob)).toBe('41');
-		expect(payloadId(samples.photoSearch)).toBe('ph-1');
-		expect(payloadId(samples.unknown)).toBeUndefined();
-	});
-});
-
-describe('secret comparison', () => {
-	it.each([
-		['s3cret', 's3cret', true],
-		['s3cret ', 's3cret', false],
-		['', 's3cret', false],
-		[undefined, 's3cret', false],
-		[['s3cret'], 's3cret', false],
-		['anything', '', false],
-	])('%j against %j → %s', (given, expected, result) => {
-		expect(secretsMatch(given, expected)).toBe(result);
-	});
-});
-
-interface FakeRequest {
-	body?: unknown;
-	query?: IDataObject;
-	headers?: IDataObject;
-	parameters?: IDataObject;
-	/** The request as n8n leaves it when it did not read the body (Receive Large Deliveries). */
-	stream?: Readable & { headers: IDataObject };
-	/** The node's type version; 1 unless given. */
-	typeVersion?: number;
-}
-
-let workflowCounter = 0;
-
-function webhookContext(request: FakeRequest, staticData: IDataObject = {}) {
-	// One workflow per static data object, as in n8n: the remembered IDs belong to it.
-	const workflowId = String((staticData.workflowId ??= `workflow-${++workflowCounter}`));
-	const answered: { status?: number; body?: unknown } = {};
-	const parameters: IDataObject = {
-		kinds: [],
-		requireSecret: false,
-		options: {},
-		...request.parameters,
-	};
-	const context = {
-		getResponseObject: () => ({
-			status(code: number) {
-				answered.status = code;
-				return this;
-			},
-			json(body: unknown) {
-				answered.body = body;
-				return this;
-			},
-		}),
-		getNodeParameter: (name: string, fallback?: unknown) => parameters[name] ?? fallback,
-		getHeaderData: () => request.headers ?? {},
-		getQueryData: () => request.query ?? {},
-		getBodyData: () => request.body,
-		// As n8n gives it after parsing the body itself (no Receive Large Deliveries).
-		getRequestObject: () =>
-			request.stream ?? { body: request.body, headers: request.headers ?? {} },
-		getWorkflowStaticData: () => staticData,
-		getWorkflow: () => ({ id: workflowId }),
-		getNode: () => ({ id: 'callback-trigger', typeVersion: request.typeVersion ?? 1 }),
-	};
-	return { context: context as unknown as IWebhookFunctions, answered, staticData };
-}
-
-const trigger = new ScrapingCallbackTrigger();
-const receive = (request: FakeRequest, staticData?: IDataObject) => {
-	const fake = webhookContext(request, staticData);
-	return trigger.webhook.call(fake.context).then((result) => ({ result, ...fake }));
-};
+const DUPLICATE = { webhookResponse: { received: true, duplicate: true } };
+const invalidUrlJob = { ...samples.reviewJob, crawl_status: 'invalid_url', reviews: [] };
+const split = { options: { splitResults: true } };
+const failedSocial = { ...samples.socialScrape, status: 'failed', results: null };
 
 describe('Scraping Callback Trigger webhook', () => {
 	it('starts the workflow with the recognised kind, id and payload and answers 200', async () => {
@@ -153,37 +31,51 @@ describe('Scraping Callback Trigger webhook', () => {
 	});
 
 	it('splits the results into one item per record when asked', async () => {
-		const { result } = await receive({
-			body: { ...samples.reviewJob, reviews: [{ review_id: 'a' }, { review_id: 'b' }] },
-			parameters: { options: { splitResults: true } },
-		});
-		expect(result.workflowData?.[0].map((item) => item.json)).toEqual([
-			expect.objectContaining({
-				kind: 'reviewJob',
-				id: '41',
-				outcome: 'completed',
-				recordCount: 2,
-				deliveryKey: expect.stringMatching(/^reviewJob:41:[0-9a-f]{32}$/),
-				record: { review_id: 'a' },
-			}),
-			expect.objectContaining({
-				kind: 'reviewJob',
-				id: '41',
-				outcome: 'completed',
-				recordCount: 2,
-				deliveryKey: expect.stringMatching(/^reviewJob:41:[0-9a-f]{32}$/),
-				record: { review_id: 'b' },
-			}),
-		]);
+		const reviews = [{ review_id: 'a' }, { review_id: 'b' }];
+		const { items } = await receive({ body: { ...samples.reviewJob, reviews }, parameters: split });
+		expect(items).toEqual(
+			reviews.map((record) =>
+				expect.objectContaining({
+					kind: 'reviewJob',
+					id: '41',
+					outcome: 'completed',
+					recordCount: 2,
+					deliveryKey: expect.stringMatching(/^reviewJob:41:[0-9a-f]{32}$/),
+					record,
+				}),
+			),
+		);
 	});
 
-	it('acknowledges but ignores kinds that are filtered out', async () => {
-		const { result } = await receive({
-			body: samples.socialScrape,
-			parameters: { kinds: ['reviewJob', 'photoSearch'] },
+	it('gives one item, with no record, for a failed job or a job with no reviews when splitting', async () => {
+		const failed = await receive({ body: invalidUrlJob, parameters: split });
+		expect(failed.items).toEqual([expect.objectContaining({ outcome: 'invalid_url' })]);
+		const empty = await receive({
+			body: { ...samples.reviewJob, job_id: 77, reviews: [] },
+			parameters: split,
 		});
-		expect(result.workflowData).toBeUndefined();
-		expect(result.webhookResponse).toEqual({ received: true, ignored: 'socialScrape' });
+		expect(empty.items).toEqual([
+			expect.objectContaining({
+				kind: 'reviewJob',
+				id: '77',
+				outcome: 'completed',
+				recordCount: 0,
+			}),
+		]);
+		expect(empty.items[0].record).toBeUndefined();
+	});
+
+	it.each([
+		[['reviewJob', 'photoSearch'], samples.socialScrape, { ignored: 'socialScrape' }],
+		[['socialScrape'], failedSocial, { kind: 'socialScrape', outcome: 'failed' }],
+		[['reviewJob'], { request_id: 'odd-1', status: 'completed' }, { kind: 'unknown', id: 'odd-1' }],
+	])('with kinds %j, reads %j as %j', async (kinds, body, expected) => {
+		const { result, items } = await receive({ body, parameters: { kinds } });
+		if ('ignored' in expected) {
+			expect(result).toEqual({ webhookResponse: { received: true, ...expected } });
+		} else {
+			expect(items).toEqual([expect.objectContaining(expected)]);
+		}
 	});
 
 	it.each([
@@ -214,56 +106,47 @@ describe('Scraping Callback Trigger webhook', () => {
 
 	it('ignores a repeated delivery of the same id and remembers a bounded window', async () => {
 		const staticData: IDataObject = {};
-		const deliver = (id: number) =>
-			receive(
-				{
-					body: { ...samples.reviewJob, job_id: id },
-					parameters: { options: { dedupeWindow: 3 } },
-				},
-				staticData,
-			);
-		expect((await deliver(1)).result.workflowData).toBeDefined();
-		expect((await deliver(1)).result).toEqual({
-			webhookResponse: { received: true, duplicate: true },
-		});
-		for (const id of [2, 3, 4]) expect((await deliver(id)).result.workflowData).toBeDefined();
-		expect((staticData.recentDeliveries as IDataObject[]).map((entry) => entry.key)).toEqual([
+		const deliver = async (id: number) =>
+			(
+				await receive(
+					{
+						body: { ...samples.reviewJob, job_id: id },
+						parameters: { options: { dedupeWindow: 3 } },
+					},
+					staticData,
+				)
+			).result;
+		expect((await deliver(1)).workflowData).toBeDefined();
+		expect(await deliver(1)).toEqual(DUPLICATE);
+		for (const id of [2, 3, 4]) expect((await deliver(id)).workflowData).toBeDefined();
+		expect((staticData.recentDeliveries as IDataObject[]).map(({ key }) => key)).toEqual([
 			'reviewJob:2',
 			'reviewJob:3',
 			'reviewJob:4',
 		]);
-		expect((await deliver(1)).result.workflowData).toBeDefined();
+		expect((await deliver(1)).workflowData).toBeDefined();
 	});
 
 	it('remembers every id even when n8n does not keep the static data written by a delivery', async () => {
 		const staticData: IDataObject = {};
 		const deliver = async (id: number) => {
-			const received = await receive({ body: { ...samples.reviewJob, job_id: id } }, staticData);
+			const { result } = await receive({ body: { ...samples.reviewJob, job_id: id } }, staticData);
 			delete staticData.recentDeliveries;
-			return received.result;
+			return result;
 		};
 		expect((await deliver(7)).workflowData).toBeDefined();
 		expect((await deliver(8)).workflowData).toBeDefined();
-		expect(await deliver(8)).toEqual({ webhookResponse: { received: true, duplicate: true } });
-		expect(await deliver(7)).toEqual({ webhookResponse: { received: true, duplicate: true } });
+		expect(await deliver(8)).toEqual(DUPLICATE);
+		expect(await deliver(7)).toEqual(DUPLICATE);
 	});
 
-	it('keeps the windows of two workflows apart', async () => {
-		const first = await receive({ body: samples.socialScrape });
-		const second = await receive({ body: samples.socialScrape });
-		expect(first.result.workflowData).toBeDefined();
-		expect(second.result.workflowData).toBeDefined();
-	});
-
-	it('lets repeated deliveries through when deduplication is off', async () => {
+	it('keeps the windows of two workflows apart, and lets repeats through when deduplication is off', async () => {
+		expect((await receive({ body: samples.socialScrape })).items).toHaveLength(1);
+		expect((await receive({ body: samples.socialScrape })).items).toHaveLength(1);
 		const staticData: IDataObject = {};
-		const options = { dedupe: false };
-		await receive({ body: samples.productSearch, parameters: { options } }, staticData);
-		const again = await receive(
-			{ body: samples.productSearch, parameters: { options } },
-			staticData,
-		);
-		expect(again.result.workflowData).toBeDefined();
+		const request = { body: samples.productSearch, parameters: { options: { dedupe: false } } };
+		await receive(request, staticData);
+		expect((await receive(request, staticData)).items).toHaveLength(1);
 	});
 
 	it('starts the workflow again for a re-sync (same id, new content), marked as an update', async () => {
@@ -275,50 +158,47 @@ describe('Scraping Callback Trigger webhook', () => {
 			{ body: { ...job, reviews: [...job.reviews, { id: 'c' }] } },
 			staticData,
 		);
-		expect(first.result.workflowData?.[0][0].json.redelivery).toBeUndefined();
-		expect(retry.result).toEqual({ webhookResponse: { received: true, duplicate: true } });
-		const update = resync.result.workflowData?.[0][0].json as IDataObject;
+		expect(first.items[0].redelivery).toBeUndefined();
+		expect(retry.result).toEqual(DUPLICATE);
+		const [update] = resync.items;
 		expect(update.redelivery).toBe('update');
 		expect(Date.parse(String(update.previousDeliveryAt))).toBeGreaterThan(0);
 		expect((update.payload as IDataObject).reviews).toHaveLength(3);
 	});
 
-	it('gives every kind an outcome: invalid_url, failed, login_required → failed, completed', async () => {
-		const outcomeOf = async (body: IDataObject) =>
-			(await receive({ body })).result.workflowData?.[0][0].json.outcome;
-		expect(
-			await outcomeOf({ ...samples.reviewJob, crawl_status: 'invalid_url', reviews: [] }),
-		).toBe('invalid_url');
-		expect(await outcomeOf({ ...samples.reviewJob, crawl_status: 'complete' })).toBe('completed');
-		expect(await outcomeOf({ ...samples.videoRequest, status: 'failed' })).toBe('failed');
-		expect(await outcomeOf({ ...samples.videoRequest, status: 'login_required' })).toBe('failed');
-		expect(await outcomeOf(samples.socialScrape)).toBe('completed');
+	it.each([
+		[invalidUrlJob, 'invalid_url'],
+		[{ ...samples.reviewJob, crawl_status: 'complete' }, 'completed'],
+		[{ ...samples.videoRequest, status: 'failed' }, 'failed'],
+		[{ ...samples.videoRequest, status: 'login_required' }, 'failed'],
+		[{ ...samples.videoRequest, status: 'in_progress' }, 'pending'],
+		[failedSocial, 'failed'],
+		[samples.socialScrape, 'completed'],
+	])('gives %j the outcome %s', async (body, outcome) => {
+		expect((await receive({ body })).items[0].outcome).toBe(outcome);
 	});
 
-	it('with Only Completed Results, acknowledges an invalid_url job with 200 and starts nothing', async () => {
-		const { result, answered } = await receive({
-			body: { ...samples.reviewJob, crawl_status: 'invalid_url', reviews: [] },
-			parameters: { options: { completedOnly: true } },
-		});
-		expect(answered.status).toBeUndefined();
-		expect(result).toEqual({ webhookResponse: { received: true, ignored: 'invalid_url' } });
-	});
-
-	it('outputs a failed job as one item even when splitting results', async () => {
-		const { result } = await receive({
-			body: { ...samples.reviewJob, crawl_status: 'invalid_url', reviews: [] },
-			parameters: { options: { splitResults: true } },
-		});
-		expect(result.workflowData?.[0]).toHaveLength(1);
-		expect(result.workflowData?.[0][0].json.outcome).toBe('invalid_url');
-	});
+	it.each([
+		[invalidUrlJob, 'invalid_url'],
+		[{ ...samples.videoRequest, status: 'queued_for_review' }, 'pending'],
+	])(
+		'with Only Completed Results, acknowledges %j with 200 and starts nothing',
+		async (body, ignored) => {
+			const { result, answered } = await receive({
+				body,
+				parameters: { options: { completedOnly: true } },
+			});
+			expect(answered.status).toBeUndefined();
+			expect(result).toEqual({ webhookResponse: { received: true, ignored } });
+		},
+	);
 
 	it("parses a review job's meta_data JSON string into an object and keeps the string", async () => {
 		const raw = '{"source":"maps","lang":"en"}';
-		const { result } = await receive({
+		const { items } = await receive({
 			body: { ...samples.reviewJob, meta_data: raw, reviews: [{ id: 'r', meta_data: '{"x":1}' }] },
 		});
-		const payload = result.workflowData?.[0][0].json.payload as IDataObject;
+		const payload = items[0].payload as IDataObject;
 		expect(payload.meta_data).toEqual({ source: 'maps', lang: 'en' });
 		expect(payload.meta_data_raw).toBe(raw);
 		expect((payload.reviews as IDataObject[])[0]).toEqual({
@@ -326,84 +206,6 @@ describe('Scraping Callback Trigger webhook', () => {
 			meta_data: { x: 1 },
 			meta_data_raw: '{"x":1}',
 		});
-	});
-});
-
-describe('edges where a delivery could be lost or leak a secret', () => {
-	const failedSocial = {
-		request_id: 's-9',
-		status: 'failed',
-		credits_used: 0,
-		request_metadata: { url: 'https://social.example.com/p/9', callback_url: 'x' },
-		results: null,
-		summary: null,
-		pagination: null,
-	};
-
-	it.each([
-		['a failed social scrape with null results', failedSocial, 'socialScrape'],
-		[
-			'a failed photo search with null results',
-			{ ...failedSocial, request_metadata: { keyword: '#x' }, pagination: null },
-			'photoSearch',
-		],
-		[
-			'a failed product search',
-			{ request_id: 'p-9', status: 'failed', results: null, summary: null, pagination: null },
-			'productSearch',
-		],
-		[
-			'a video status record in progress',
-			{ ...samples.videoRequest, status: 'in_progress' },
-			'videoRequest',
-		],
-	])('recognises %s from the keys it carries', (_label, payload, kind) => {
-		expect(recognizePayload(payload as IDataObject)).toBe(kind);
-	});
-
-	it('lets a failed social scrape (results: null) through a Social-only kind filter', async () => {
-		const { result } = await receive({
-			body: failedSocial,
-			parameters: { kinds: ['socialScrape'] },
-		});
-		expect(result.workflowData?.[0][0].json).toMatchObject({
-			kind: 'socialScrape',
-			outcome: 'failed',
-		});
-	});
-
-	it('starts the workflow for a payload whose kind cannot be told, whatever the kind filter', async () => {
-		const { result } = await receive({
-			body: { request_id: 'odd-1', status: 'completed' },
-			parameters: { kinds: ['reviewJob'] },
-		});
-		expect(result.workflowData?.[0][0].json).toMatchObject({ kind: 'unknown', id: 'odd-1' });
-	});
-
-	it('reads a status it does not know as pending, not completed', async () => {
-		const { result } = await receive({ body: { ...samples.videoRequest, status: 'in_progress' } });
-		expect(result.workflowData?.[0][0].json.outcome).toBe('pending');
-		const ignored = await receive({
-			body: { ...samples.videoRequest, request_id: 'v-2', status: 'queued_for_review' },
-			parameters: { options: { completedOnly: true } },
-		});
-		expect(ignored.result).toEqual({ webhookResponse: { received: true, ignored: 'pending' } });
-	});
-
-	it('gives one item for a completed job with no new reviews when splitting results', async () => {
-		const { result } = await receive({
-			body: { ...samples.reviewJob, job_id: 77, reviews: [] },
-			parameters: { options: { splitResults: true } },
-		});
-		expect(result.workflowData?.[0]).toHaveLength(1);
-		const item = result.workflowData?.[0][0].json as IDataObject;
-		expect(item).toMatchObject({
-			kind: 'reviewJob',
-			id: '77',
-			outcome: 'completed',
-			recordCount: 0,
-		});
-		expect(item.record).toBeUndefined();
 	});
 
 	it('keeps the secret of an echoed callback URL out of every item', async () => {
@@ -415,7 +217,6 @@ describe('edges where a delivery could be lost or leak a secret', () => {
 				request_metadata: {
 					url: 'https://social.example.com/p/1',
 					callback_url: `https://n8n.example.com/webhook/x/callback?secret=${secret}`,
-					get_comments: false,
 				},
 				results: [{ post_id: '1', callback: `https://n8n.example.com/r?signature=${signature}` }],
 			},
@@ -431,8 +232,7 @@ describe('edges where a delivery could be lost or leak a secret', () => {
 
 	it('gives the same delivery key to the same content, and another to new content', async () => {
 		const keyOf = async (body: IDataObject) =>
-			(await receive({ body, parameters: { options: { dedupe: false } } })).result
-				.workflowData?.[0][0].json.deliveryKey;
+			(await receive({ body, parameters: { options: { dedupe: false } } })).items[0].deliveryKey;
 		const first = await keyOf(samples.productSearch);
 		expect(await keyOf({ ...samples.productSearch })).toBe(first);
 		expect(await keyOf({ ...samples.productSearch, credits_used: 4 })).not.toBe(first);
@@ -458,9 +258,9 @@ describe('deliveries n8n left unread (Receive Large Deliveries)', () => {
 	it('reads the body from the request stream, across chunks and with a byte order mark', async () => {
 		const text = JSON.stringify(samples.reviewJob);
 		const { stream } = unreadRequest(['\uFEFF', text.slice(0, 7), text.slice(7)]);
-		const { result } = await receive({ stream });
+		const { result, items } = await receive({ stream });
 		expect(result.webhookResponse).toEqual({ received: true });
-		expect(result.workflowData?.[0][0].json).toMatchObject({ kind: 'reviewJob', id: '41' });
+		expect(items[0]).toMatchObject({ kind: 'reviewJob', id: '41' });
 	});
 
 	it.each([
@@ -478,33 +278,39 @@ describe('deliveries n8n left unread (Receive Large Deliveries)', () => {
 		);
 		const length = declare(bytes.length);
 		const headers = length === undefined ? {} : { 'content-length': String(length) };
-		const { result } = await receive({
+		const { items } = await receive({
 			stream: unreadRequest(chunks, headers).stream,
 			parameters: { options: { dedupe: false } },
 		});
-		expect(result.workflowData?.[0][0].json.payload).toMatchObject({
+		expect(items[0].payload).toMatchObject({
 			job_id: samples.reviewJob.job_id,
 			reviews: [{ id: 'r1', review_text: text }],
 		});
 	});
 
-	it('refuses with 413, before reading, a body whose declared length is over the limit', async () => {
-		const declared = LARGE_DELIVERY_LIMIT_MIB * 1024 * 1024 + 1;
-		const request = unreadRequest(['{}'], { 'content-length': String(declared) });
-		const { result, answered } = await receive({ stream: request.stream });
-		expect(answered.status).toBe(413);
+	it.each([
+		[
+			'413, before reading, a body declared over the limit',
+			['{}'],
+			{ 'content-length': String(LARGE_DELIVERY_LIMIT_MIB * 1024 * 1024 + 1) },
+			{},
+			413,
+		],
+		['415 a compressed body', ['x'], { 'content-encoding': 'gzip' }, {}, 415],
+		['400 a body that is not JSON', ['{"job_id": 4'], {}, {}, 400],
+		[
+			'401, before reading, a delivery without the secret',
+			[JSON.stringify(samples.reviewJob)],
+			{},
+			{ query: { secret: 'wrong' }, parameters: { requireSecret: true, secret: 'right' } },
+			401,
+		],
+	])('refuses with %s', async (_name, chunks, headers, request, status) => {
+		const unread = unreadRequest(chunks, headers);
+		const { result, answered } = await receive({ stream: unread.stream, ...request });
+		expect(answered.status).toBe(status);
 		expect(result.workflowData).toBeUndefined();
-		expect(request.consumed()).toBe(0);
-	});
-
-	it('refuses a compressed body with 415 and a body that is not JSON with 400', async () => {
-		const gzip = await receive({
-			stream: unreadRequest(['x'], { 'content-encoding': 'gzip' }).stream,
-		});
-		expect(gzip.answered.status).toBe(415);
-		const broken = await receive({ stream: unreadRequest(['{"job_id": 4']).stream });
-		expect(broken.answered.status).toBe(400);
-		expect(broken.result.workflowData).toBeUndefined();
+		if (status !== 400) expect(unread.consumed()).toBe(0);
 	});
 
 	it('refuses with 400, starting nothing, a body whose sender went away mid-way', async () => {
@@ -518,16 +324,5 @@ describe('deliveries n8n left unread (Receive Large Deliveries)', () => {
 		const { result, answered } = await receive({ stream });
 		expect(answered.status).toBe(400);
 		expect(result.workflowData).toBeUndefined();
-	});
-
-	it('checks the secret before reading anything', async () => {
-		const request = unreadRequest([JSON.stringify(samples.reviewJob)]);
-		const { answered } = await receive({
-			stream: request.stream,
-			query: { secret: 'wrong' },
-			parameters: { requireSecret: true, secret: 'right' },
-		});
-		expect(answered.status).toBe(401);
-		expect(request.consumed()).toBe(0);
 	});
 });

@@ -17,19 +17,14 @@ describe('assertCompleted', () => {
 	it.each(['created', 'in_progress', 'queued', undefined])(
 		'says that a request with status %s is not completed yet',
 		(status) => {
-			let thrown: unknown;
-			try {
-				assertCompleted(testNode, 2, 'r1', { status });
-			} catch (error) {
-				thrown = error;
-			}
-			expect(thrown).toBeInstanceOf(NodeOperationError);
-			const error = thrown as NodeOperationError;
-			expect(error.message).toBe(
-				`Request r1 is not completed yet (status "${status ?? 'unknown'}")`,
+			expect(() => assertCompleted(testNode, 2, 'r1', { status })).toThrow(
+				expect.objectContaining({
+					constructor: NodeOperationError,
+					message: `Request r1 is not completed yet (status "${status ?? 'unknown'}")`,
+					description: expect.stringMatching(/callback URL/),
+					context: expect.objectContaining({ itemIndex: 2 }),
+				}),
 			);
-			expect(error.description).toMatch(/callback URL/);
-			expect(error.context.itemIndex).toBe(2);
 		},
 	);
 

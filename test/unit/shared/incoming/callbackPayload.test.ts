@@ -1,4 +1,44 @@
-import { normalizePayload, payloadOutcome } from '../../../../nodes/shared/incoming/callbackPayload';
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	normalizePayload,
+	payloadId,
+	payloadOutcome,
+	recognizePayload,
+} from '../../../../nodes/shared/incoming/callbackPayload';
+import { samples } from '../../ScrapingCallbackTrigger/fakeWebhook';
+
+const failed = { status: 'failed', results: null, summary: null, pagination: null };
+
+describe('payload recognition', () => {
+	it.each([
+		...Object.entries(samples).map(([kind, payload]) => [`a ${kind}`, payload, kind]),
+		[
+			'a failed social scrape',
+			{ ...failed, request_id: 's', request_metadata: { url: 'u' } },
+			'socialScrape',
+		],
+		[
+			'a failed photo search',
+			{ ...failed, request_id: 'p', request_metadata: { keyword: '#x' } },
+			'photoSearch',
+		],
+		['a failed product search', { ...failed, request_id: 'p-9' }, 'productSearch'],
+		[
+			'a video status in progress',
+			{ ...samples.videoRequest, status: 'in_progress' },
+			'videoRequest',
+		],
+	])('recognises %s from the keys it carries', (_label, payload, kind) => {
+		expect(recognizePayload(payload as IDataObject)).toBe(kind);
+	});
+
+	it('uses job_id for review jobs and request_id otherwise', () => {
+		expect(payloadId(samples.reviewJob)).toBe('41');
+		expect(payloadId(samples.photoSearch)).toBe('ph-1');
+		expect(payloadId(samples.unknown)).toBeUndefined();
+	});
+});
 
 describe('payload outcome', () => {
 	it.each([

@@ -5,7 +5,6 @@ import {
 	textValues,
 } from '../../../../../nodes/EcommerceSearch/actions/product/filters';
 import {
-	RANGE_FILTERS,
 	RANGE_OPERATORS,
 	type RangeOperator,
 } from '../../../../../nodes/EcommerceSearch/actions/product/filterTable';
@@ -50,10 +49,6 @@ describe('range filters (spec section "E-commerce search")', () => {
 		},
 	);
 
-	it('sends eq alone', () => {
-		expect(buildRange(read, 'Rating', [{ operator: 'eq', value: 4.5 }])).toEqual({ eq: 4.5 });
-	});
-
 	it.each(eqWithOthers.map((operators) => [operators.join('+'), operators]))(
 		'refuses %s because eq overrides the others',
 		(_, operators) => {
@@ -63,46 +58,44 @@ describe('range filters (spec section "E-commerce search")', () => {
 		},
 	);
 
-	it('names the other operators in the eq message', () => {
-		expect(() =>
-			buildRange(read, 'Review Count', [
-				{ operator: 'gt', value: 1 },
-				{ operator: 'eq', value: 5 },
-				{ operator: 'lte', value: 9 },
-			]),
-		).toThrow('Review Count combines "Equal" with "Greater Than", "Less Than or Equal"');
-	});
-
-	it('refuses an operator given twice', () => {
-		expect(() =>
-			buildRange(read, 'Full Price', [
-				{ operator: 'gt', value: 1 },
-				{ operator: 'gt', value: 2 },
-			]),
-		).toThrow('Full Price has "Greater Than" more than once (item 3)');
+	it.each([
+		['eq alone', [{ operator: 'eq', value: 4.5 }], { eq: 4.5 }],
+		[
+			'numbers given as text by an expression, zero and negatives',
+			[
+				{ operator: 'gte', value: '0' },
+				{ operator: 'lt', value: -0.5 },
+			],
+			{ gte: 0, lt: -0.5 },
+		],
+		['nothing for an empty range', [], undefined],
+		['nothing for no range', undefined, undefined],
+	])('sends %s', (_name, conditions, range) => {
+		expect(buildRange(read, 'Rating', conditions)).toEqual(range);
 	});
 
 	it.each([
-		[{ operator: 'between', value: 1 }, 'condition 1 has an unknown operator "between"'],
-		[{ operator: 'lt', value: 'cheap' }, 'Full Price "Less Than" must be a number, got "cheap"'],
-		[{ operator: 'lt' }, 'Full Price "Less Than" must be a number, got nothing'],
-		[{ operator: 'lt', value: Number.NaN }, 'Full Price "Less Than" must be a number'],
-	])('refuses the condition %j', (condition, message) => {
-		expect(() => buildRange(read, 'Full Price', [condition])).toThrow(message);
-	});
-
-	it('accepts numbers given as text by an expression, and zero and negatives', () => {
-		expect(
-			buildRange(read, 'Reduced Price', [
-				{ operator: 'gte', value: '0' },
-				{ operator: 'lt', value: -0.5 },
-			]),
-		).toEqual({ gte: 0, lt: -0.5 });
-	});
-
-	it('leaves an empty range out', () => {
-		expect(buildRange(read, 'Rating', [])).toBeUndefined();
-		expect(buildRange(read, 'Rating', undefined)).toBeUndefined();
+		[
+			[
+				{ operator: 'gt', value: 1 },
+				{ operator: 'eq', value: 5 },
+				{ operator: 'lte', value: 9 },
+			],
+			'Price combines "Equal" with "Greater Than", "Less Than or Equal"',
+		],
+		[
+			[
+				{ operator: 'gt', value: 1 },
+				{ operator: 'gt', value: 2 },
+			],
+			'Price has "Greater Than" more than once (item 3)',
+		],
+		[[{ operator: 'between', value: 1 }], 'condition 1 has an unknown operator "between"'],
+		[[{ operator: 'lt', value: 'cheap' }], 'Price "Less Than" must be a number, got "cheap"'],
+		[[{ operator: 'lt' }], 'Price "Less Than" must be a number, got nothing'],
+		[[{ operator: 'lt', value: Number.NaN }], 'Price "Less Than" must be a number'],
+	])('refuses the conditions %j', (conditions, message) => {
+		expect(() => buildRange(read, 'Price', conditions)).toThrow(message);
 	});
 });
 
@@ -189,15 +182,6 @@ describe('buildFilters', () => {
 		});
 	});
 
-	it.each(RANGE_FILTERS.map(({ parameter, field }) => [parameter, field]))(
-		'maps the range %s to %s',
-		(parameter, field) => {
-			expect(
-				buildFilters(read, { [parameter]: { condition: [{ operator: 'lt', value: 3 }] } }),
-			).toEqual({ [field]: { lt: 3 } });
-		},
-	);
-
 	it('sends nothing for empty filters', () => {
 		expect(buildFilters(read, {})).toBeUndefined();
 		expect(buildFilters(read, undefined)).toBeUndefined();
@@ -213,10 +197,19 @@ describe('buildFilters', () => {
 		).toBeUndefined();
 	});
 
-	it('sends ranking with only the part that was given', () => {
-		expect(buildFilters(read, { rankingPositions: [1, 2] })).toEqual({
-			ranking: { positions: [1, 2] },
-		});
+	it.each([
+		[
+			'ranking with only the part that was given',
+			{ rankingPositions: [1, 2] },
+			{ ranking: { positions: [1, 2] } },
+		],
+		[
+			'flags given as text by an expression',
+			{ prime: 'true', bestseller: 'false' },
+			{ prime: true, bestseller: false },
+		],
+	])('sends %s', (_name, filters, sent) => {
+		expect(buildFilters(read, filters)).toEqual(sent);
 	});
 
 	it.each([
@@ -225,12 +218,5 @@ describe('buildFilters', () => {
 		[{ nameContains: [{}] }, 'Name Contains value 1 must be text'],
 	])('refuses %j', (filters, message) => {
 		expect(() => buildFilters(read, filters)).toThrow(message);
-	});
-
-	it('accepts flags given as text by an expression', () => {
-		expect(buildFilters(read, { prime: 'true', bestseller: 'false' })).toEqual({
-			prime: true,
-			bestseller: false,
-		});
 	});
 });

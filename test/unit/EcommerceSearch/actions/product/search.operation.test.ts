@@ -13,124 +13,83 @@ const SEARCH_URL = 'https://www.amazon.com/s?k=headphones';
 const build = (input: SearchInput) => buildSearchBody(read, { callbackUrl: CALLBACK, ...input });
 
 describe('search body (spec section "E-commerce search")', () => {
-	it('sends a keyword search with only what was given', () => {
-		expect(build({ keyword: ' headphones ', sources: [], otherSources: '' })).toEqual({
-			callback: CALLBACK,
-			keyword: 'headphones',
-		});
+	it.each<[string, SearchInput, object]>([
+		[
+			'a keyword search with only what was given',
+			{ keyword: ' headphones ', sources: [], otherSources: '' },
+			{ callback: CALLBACK, keyword: 'headphones' },
+		],
+		[
+			'a URL search',
+			{ searchUrl: SEARCH_URL, keyword: '' },
+			{ callback: CALLBACK, url: SEARCH_URL },
+		],
+		[
+			'the source list and the free entry merged, without duplicates',
+			{ keyword: 'tv', sources: ['amazon', 'ebay'], otherSources: ' newegg, ebay,, ' },
+			{ source: ['amazon', 'ebay', 'newegg'] },
+		],
+		[
+			'sources as a comma-separated text from an expression',
+			{ keyword: 'tv', sources: 'amazon,walmart' },
+			{ source: ['amazon', 'walmart'] },
+		],
+		[
+			'page, per_page and limit when given',
+			{ keyword: 'tv', page: 3, perPage: '250', limit: 40 },
+			{ page: 3, per_page: 250, limit: 40 },
+		],
+		...[1, 100, MAX_PER_PAGE].map((perPage): [string, SearchInput, object] => [
+			`per_page ${perPage}`,
+			{ keyword: 'tv', perPage },
+			{ per_page: perPage },
+		]),
+		[
+			'the filters there are',
+			{ keyword: 'tv', filters: { bestseller: true } },
+			{ filters: { bestseller: true } },
+		],
+	])('sends %s', (_name, input, body) => {
+		const built = build(input);
+		expect(built).toMatchObject(body);
+		if ('callback' in body) expect(built).toEqual(body);
 	});
 
-	it('sends a URL search', () => {
-		expect(build({ searchUrl: SEARCH_URL, keyword: '' })).toEqual({
-			callback: CALLBACK,
-			url: SEARCH_URL,
-		});
-	});
-
-	describe('url / keyword: exactly one', () => {
-		it('refuses both', () => {
-			expect(() => build({ keyword: 'headphones', searchUrl: SEARCH_URL })).toThrow(
-				'Keyword and Search Page URL are both filled: the service takes exactly one of them, so clear one (item 1)',
-			);
-		});
-
-		it.each([{}, { keyword: '  ', searchUrl: '' }, { keyword: null, searchUrl: undefined }])(
-			'refuses neither (%j)',
-			(input) => {
-				expect(() => build(input)).toThrow(
-					'Keyword or Search Page URL is required: fill exactly one of them (item 1)',
-				);
-			},
-		);
-
-		it('refuses a URL that is not http(s)', () => {
-			expect(() => build({ searchUrl: 'amazon.com/s?k=x' })).toThrow(
-				'Search Page URL must be an http(s) URL, got "amazon.com/s?k=x"',
-			);
-		});
-	});
-
-	describe('sources', () => {
-		it('merges the list and the free entry, without duplicates', () => {
-			expect(
-				build({ keyword: 'tv', sources: ['amazon', 'ebay'], otherSources: ' newegg, ebay,, ' })
-					.source,
-			).toEqual(['amazon', 'ebay', 'newegg']);
-		});
-
-		it('accepts a comma-separated text from an expression', () => {
-			expect(build({ keyword: 'tv', sources: 'amazon,walmart' }).source).toEqual([
-				'amazon',
-				'walmart',
-			]);
-		});
-
-		it('sends no source when none is chosen (all sources)', () => {
-			expect(build({ keyword: 'tv', sources: [], otherSources: ' ' })).not.toHaveProperty('source');
-		});
-
-		it('refuses sources with a Search Page URL', () => {
-			expect(() => build({ searchUrl: SEARCH_URL, otherSources: 'ebay' })).toThrow(
-				'Sources only apply to a keyword search',
-			);
-		});
-
-		it('refuses a source list of the wrong type', () => {
-			expect(() => build({ keyword: 'tv', sources: { amazon: true } })).toThrow(
-				'Sources must be a list of source names',
-			);
-		});
-	});
-
-	describe('callback', () => {
-		it.each([undefined, '', '  '])('is required (%j)', (callbackUrl) => {
-			expect(() => build({ keyword: 'tv', callbackUrl })).toThrow(
-				'Callback URL is required: the service delivers the results to it (item 1)',
-			);
-		});
-
-		it('must be an http(s) URL', () => {
-			expect(() => build({ keyword: 'tv', callbackUrl: 'ftp://x.example.com' })).toThrow(
-				'Callback URL must be an http(s) URL',
-			);
-		});
-	});
-
-	describe('page, per_page and limit', () => {
-		it('sends them when given', () => {
-			expect(build({ keyword: 'tv', page: 3, perPage: '250', limit: 40 })).toMatchObject({
-				page: 3,
-				per_page: 250,
-				limit: 40,
-			});
-		});
-
-		it.each([1, 100, MAX_PER_PAGE])('accepts per_page %d', (perPage) => {
-			expect(build({ keyword: 'tv', perPage }).per_page).toBe(perPage);
-		});
-
-		it.each([
-			[MAX_PER_PAGE + 1, `Results per Page must be at most 500, got 501`],
-			[0, 'Results per Page must be at least 1, got 0'],
-			[2.5, 'Results per Page must be a whole number'],
-		])('refuses per_page %j', (perPage, message) => {
-			expect(() => build({ keyword: 'tv', perPage })).toThrow(message);
-		});
-
-		it.each([
-			[{ page: 0 }, 'Page must be at least 1'],
-			[{ limit: 0 }, 'Limit must be at least 1'],
-			[{ limit: 'ten' }, 'Limit must be a whole number'],
-		])('refuses %j', (input, message) => {
-			expect(() => build({ keyword: 'tv', ...input })).toThrow(message);
-		});
-	});
-
-	it('puts the filters in the body only when there are some', () => {
+	it('sends no source when none is chosen (all sources), and no filters when there are none', () => {
+		expect(build({ keyword: 'tv', sources: [], otherSources: ' ' })).not.toHaveProperty('source');
 		expect(build({ keyword: 'tv', filters: {} })).not.toHaveProperty('filters');
-		expect(build({ keyword: 'tv', filters: { bestseller: true } }).filters).toEqual({
-			bestseller: true,
-		});
+	});
+
+	it.each<[SearchInput, string]>([
+		[
+			{ keyword: 'headphones', searchUrl: SEARCH_URL },
+			'Keyword and Search Page URL are both filled: the service takes exactly one of them, so clear one (item 1)',
+		],
+		...[{}, { keyword: '  ', searchUrl: '' }, { keyword: null, searchUrl: undefined }].map(
+			(input): [SearchInput, string] => [
+				input,
+				'Keyword or Search Page URL is required: fill exactly one of them (item 1)',
+			],
+		),
+		[
+			{ searchUrl: 'amazon.com/s?k=x' },
+			'Search Page URL must be an http(s) URL, got "amazon.com/s?k=x"',
+		],
+		[{ searchUrl: SEARCH_URL, otherSources: 'ebay' }, 'Sources only apply to a keyword search'],
+		[{ keyword: 'tv', sources: { amazon: true } }, 'Sources must be a list of source names'],
+		...[undefined, '', '  '].map((callbackUrl): [SearchInput, string] => [
+			{ keyword: 'tv', callbackUrl },
+			'Callback URL is required: the service delivers the results to it (item 1)',
+		]),
+		[{ keyword: 'tv', callbackUrl: 'ftp://x.example.com' }, 'Callback URL must be an http(s) URL'],
+		[{ keyword: 'tv', perPage: MAX_PER_PAGE + 1 }, 'Results per Page must be at most 500, got 501'],
+		[{ keyword: 'tv', perPage: 0 }, 'Results per Page must be at least 1, got 0'],
+		[{ keyword: 'tv', perPage: 2.5 }, 'Results per Page must be a whole number'],
+		[{ keyword: 'tv', page: 0 }, 'Page must be at least 1'],
+		[{ keyword: 'tv', limit: 0 }, 'Limit must be at least 1'],
+		[{ keyword: 'tv', limit: 'ten' }, 'Limit must be a whole number'],
+	])('refuses %j', (input, message) => {
+		expect(() => build(input)).toThrow(message);
 	});
 });
 
