@@ -26,10 +26,8 @@ import { awaitedJobKey, decodeAwaitedJob, tokenMatches } from './awaitedJob';
 import {
 	completedResults,
 	oneResumedItem,
-	RESUMED_FAILURE,
 	WAIT_STATUS_FIELD,
 	type ParameterReader,
-	type ResumedFailure,
 	type Waiting,
 } from './declaration';
 
@@ -163,19 +161,7 @@ function resumeWithFailure(
 		const item: INodeExecutionData = { json: errorItem, pairedItem: { item: 0 } };
 		return { webhookResponse: { received: true }, workflowData: [[item]] };
 	}
-	const failure = failResumedNode(this, new NodeOperationError(node, message, { description }));
-	if (failure !== 'runsAgain') {
-		return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
-	}
-	// The node runs again on this one item (n8n 1.x), and execute() throws the failure it carries
-	// (throwResumedFailure): n8n fails the node as for any error.
-	return {
-		webhookResponse: { received: true },
-		workflowData: [[{ json: markResumedFailure(errorItem, node.id, description) }]],
-	};
-}
-
-function markResumedFailure(json: IDataObject, nodeId: string, description: string): IDataObject {
-	const failure: ResumedFailure = { node: nodeId, description };
-	return { ...json, [RESUMED_FAILURE]: failure };
+	const error = new NodeOperationError(node, message, { description });
+	const json = failResumedNode(this, error, errorItem);
+	return { webhookResponse: { received: true }, workflowData: [[{ json }]] };
 }
