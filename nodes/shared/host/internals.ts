@@ -5,8 +5,9 @@ import type {
 	INode,
 	ITriggerFunctions,
 	IWebhookFunctions,
+	NodeError,
 } from 'n8n-workflow';
-import { NodeOperationError, type NodeError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 /**
  * The one door to n8n's internals: every place this package reaches past n8n's node interfaces, or
