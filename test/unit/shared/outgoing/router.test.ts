@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-wo
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	FollowUp,
 	ITEM_CONCURRENCY,
 	runOperation,
-	type BatchOperation,
 	type ItemOperation,
 } from '../../../../nodes/shared/outgoing/router';
 import { testNode } from '../../helpers';
@@ -130,53 +130,36 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 	});
 });
 
-describe('a batch operation goes through the same pipeline', () => {
-	/** Profiles of `itemCount` items, two to a request; the request holding `refusedItem` is refused. */
-	function bulk(itemCount: number, refusedItem: number) {
-		const sent: number[][] = [];
-		const context = {
-			getInputData: () => Array.from({ length: itemCount }, (_, i) => ({ json: { i } })),
-			continueOnFail: () => false,
-			getNode: () => testNode,
-			getCredentials: async () => ({ baseUrl: 'http://127.0.0.1:9', requestsPerSecond: 0 }),
-			helpers: {
-				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
-					const items = (options.body as IDataObject[]).map(({ i }) => Number(i));
-					sent.push(items);
-					if (items.includes(refusedItem)) {
-						return { statusCode: 400, headers: {}, body: { message: 'Bad batch' } };
-					}
-					return { statusCode: 200, headers: {}, body: items.map((i) => ({ job_id: 100 + i })) };
-				},
-			},
-		} as unknown as IExecuteFunctions;
-		const op: BatchOperation = {
+describe('requests that follow from an answer are declared, and sent for the same item', () => {
+	it('sends the follow-up, then every page its answer counts, and links the output to the item', async () => {
+		const { context, sent } = contextFor(1);
+		const probe = (i: number) => ({
+			api: 'review' as const,
+			method: 'GET' as const,
+			path: '/probe',
+			qs: { i },
+		});
+		const op: ItemOperation = {
 			description: [],
-			batch: {
-				entryName: 'profile',
-				prepare: () => (itemIndex) => [{ label: `item ${itemIndex}`, body: { i: itemIndex } }],
-				size: () => 2,
-				request: (bodies) => ({ api: 'review', method: 'POST', path: '/bulk', body: bodies }),
-				describeAccepted: (label, answer) => `${label}: job_id ${String(answer.job_id)}`,
-			},
+			prepare: () => ({
+				request: probe(0),
+				toOutput: () =>
+					new FollowUp({
+						request: probe(10),
+						toOutput: () =>
+							new FollowUp({
+								pages: {
+									request: (page) => probe(100 + page),
+									read: (answer) => ({ items: [answer as IDataObject], totalPages: 3 }),
+									concurrency: 2,
+								},
+							}),
+					}),
+			}),
 		};
-		return { context, op, sent };
-	}
-
-	it('stops at the refused batch and names, with their ids, the profiles the service accepted', async () => {
-		const { context, op, sent } = bulk(6, 2);
-		const error = await runOperation.call(context, op).then(
-			() => undefined,
-			(e: NodeOperationError) => e,
-		);
-		expect(sent).toEqual([
-			[0, 1],
-			[2, 3],
-		]);
-		expect(error?.message).toBe('Bad batch');
-		expect(error?.description).toMatch(
-			/2 profiles were already accepted by the service before the run stopped: do not send them again \(item 0: job_id 100; item 1: job_id 101\)\.$/,
-		);
+		const [output] = await runOperation.call(context, op);
+		expect(sent).toEqual([0, 10, 101, 102, 103]);
+		expect(output).toEqual([101, 102, 103].map((i) => ({ json: { i }, pairedItem: { item: 0 } })));
 	});
 });
 
