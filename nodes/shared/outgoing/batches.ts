@@ -70,7 +70,7 @@ export async function sendInBatches(
 	const outputs: INodeExecutionData[][] = [];
 	const acceptedAs: string[] = [];
 	const accepted = () => acceptedAs.filter((description) => description !== undefined);
-	const stop = (error: Parameters<typeof withAcceptedNote>[0]) =>
+	const stop = (error: NodeApiError | NodeOperationError) =>
 		withAcceptedNote(error, bulk.entryName, accepted());
 	const fail = (position: number, itemIndex: number, error: unknown, extra?: IDataObject) => {
 		const nodeError = toNodeError(node, error, itemIndex);
@@ -127,14 +127,16 @@ export async function sendInBatches(
 		try {
 			answers = elementsOf(node, await send.call(this, { ...request, itemIndex }), batch, bulk);
 		} catch (error) {
-			for (const entry of batch) {
-				if (!mayHaveBeenAccepted(error)) break;
-				memory?.rememberMaybeAccepted(entry.position, entry.request, error as Error);
+			if (mayHaveBeenAccepted(error)) {
+				for (const { position, request } of batch) {
+					memory?.rememberMaybeAccepted(position, request, error as Error);
+				}
 			}
 			const requestError = toNodeError(node, error, itemIndex);
 			if (!continueOnFail) throw stop(requestError);
-			for (const entry of batch)
+			for (const entry of batch) {
 				outputs[entry.position] = [errorItem.call(this, requestError, entry.itemIndex)];
+			}
 			continue;
 		}
 		for (const [index, entry] of batch.entries()) {
