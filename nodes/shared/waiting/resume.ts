@@ -121,8 +121,7 @@ function continuesOnError(node: ReturnType<IWebhookFunctions['getNode']>): boole
 /**
  * The callback is answered 200 (it was received; a retry would bring the same news), and the
  * node fails on resuming. n8n resumes a waiting node by passing the webhook's items through it,
- * so the error goes where n8n puts errors of resumed nodes: the resume entry's `resumeError`,
- * which n8n raises as this node's error (or turns into an error item with Continue On Fail).
+ * so the error goes where each n8n version puts errors of resumed nodes (host's `failResumedNode`).
  */
 function resumeWithFailure(
 	this: IWebhookFunctions,
