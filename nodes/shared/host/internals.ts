@@ -1,11 +1,13 @@
 import type {
-	ExecutionError,
+	IDataObject,
 	IExecuteData,
 	IExecuteFunctions,
 	INode,
 	ITriggerFunctions,
 	IWebhookFunctions,
+	NodeError,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 /**
  * The one door to n8n's internals: every place this package reaches past n8n's node interfaces, or
@@ -152,26 +154,61 @@ export function toolCaller(context: IExecuteFunctions): ToolCaller {
 
 /**
  * How n8n learns that a node resumed by its webhook failed, through the resume entry: the execute
- * data of the execution the webhook resumes, which IWebhookFunctions does not expose.
- * - `raised`: n8n 2.x reads the entry's `metadata.resumeError` and raises it as the node's error
- *   (or an error item with Continue On Fail; `WorkflowExecute`, read in 2.41.1).
- * - `runsAgain`: n8n 1.x has no resumeError and resumes a waiting node by running it disabled,
- *   which only passes the webhook's items on; enabled, the node runs again on them, and its
- *   execute() is to throw the failure they carry (tested on 1.123.81).
- * - `unavailable`: no resume entry (not a resumed execution).
+ * data of the execution the webhook resumes, which IWebhookFunctions does not expose. Gives the
+ * item the webhook resumes with.
+ * - n8n 2.x reads the entry's `metadata.resumeError` and raises it as the node's error (or an
+ *   error item with Continue On Fail; `WorkflowExecute`, read in 2.41.1).
+ * - n8n 1.x has no resumeError and resumes a waiting node by running it disabled, which only
+ *   passes the webhook's items on; enabled, the node runs again on its item, which carries the
+ *   failure for execute() to throw (`resumedFailure`; tested on 1.123.81).
+ * - No resume entry (not a resumed execution): the item as it is.
  */
 export function failResumedNode(
 	context: IWebhookFunctions,
-	error: ExecutionError,
-): 'raised' | 'runsAgain' | 'unavailable' {
+	error: NodeError,
+	json: IDataObject,
+): IDataObject {
 	const resumeEntry = (context as unknown as { executeData?: IExecuteData }).executeData;
-	if (!resumeEntry || typeof resumeEntry !== 'object') return 'unavailable';
+	if (!resumeEntry || typeof resumeEntry !== 'object') return json;
 	if (isN8n2(context)) {
 		resumeEntry.metadata = { ...resumeEntry.metadata, resumeError: error };
-		return 'raised';
+		return json;
 	}
 	resumeEntry.node.disabled = false;
-	return 'runsAgain';
+	const failure: ResumedFailure = {
+		node: context.getNode().id,
+		message: error.message,
+		description: error.description ?? '',
+	};
+	return { ...json, [RESUMED_FAILURE]: failure };
+}
+
+/** The key of the failure an item carries into the node that runs again on n8n 1.x. */
+const RESUMED_FAILURE = '__resumed_failure';
+
+interface ResumedFailure {
+	/** The waiting node's ID: another node that receives the item does not throw. */
+	node: string;
+	message: string;
+	description: string;
+}
+
+/**
+ * The failure to throw when this run is n8n 1.x running a waiting node again on the one item its
+ * resume webhook marked (`failResumedNode`), before anything is prepared; undefined otherwise.
+ */
+export function resumedFailure(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): NodeOperationError | undefined {
+	const items = context.getInputData();
+	if (items.length !== 1) return undefined;
+	const failure = items[itemIndex].json[RESUMED_FAILURE] as ResumedFailure | undefined;
+	if (failure?.node !== context.getNode().id) return undefined;
+	return new NodeOperationError(context.getNode(), failure.message, {
+		description: failure.description,
+		itemIndex,
+	});
 }
 
 // Expression data

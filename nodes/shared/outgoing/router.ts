@@ -1,63 +1,79 @@
 /**
- * The router of every action node: the per-item loop, Continue On Fail and paired items. Wait for
- * Completion is not its business: an operation that waits declares it on its own `prepare`
- * (waiting/wait.ts), and the router sends what that gives.
+ * The router of every action node: the per-item loop, as n8n's own v2 routers have it (each item's
+ * operation, Continue On Fail, paired items), with what a paid submission needs besides: every
+ * item is read and checked before the first request (`prepare`: nothing sent), a few items are in
+ * flight at once, Retry On Fail's memory (host/retryMemory.ts) answers a submission the service
+ * accepted in an earlier try, and a stopped run names what the service already accepted.
  *
- * Which requests go through the router. Every request an action node makes for its input is
- * prepared by its operation (`prepare`, or `batch.prepare` for an operation whose requests carry
- * many items, Add Many; read, check, build; nothing sent) and sent by `runOperation` here, the one
- * pipeline: an item operation is a batch of one (batches.ts says how a batch operation's entries
- * are cut into requests). That gives every item the same checks before anything is sent, errors
- * that name the item, Retry On Fail's memory, item links and Continue On Fail. Every request goes
- * through the transport's `send`; only these call it themselves, and nothing else may:
- * - requests that follow from an item's answer, made in that item's `toOutput`: the further pages
- *   of Return All, and Photo Post results after their status;
- * - requests for no input item: a trigger's activation hooks and the editor's list search.
- *
- * n8n's Retry On Fail runs `execute()` again on the same input: a submission the service accepted
- * in an earlier try is answered from the retry memory (host/retryMemory.ts), never sent again.
+ * Every request goes through the transport's `send`. An operation declares its requests: the
+ * item's request and, from its answer, the requests that follow (`FollowUp`: Photo Post's results
+ * after their status, Return All's pages); the loop here sends them. Only these call `send`
+ * themselves: Add Many, whose requests carry many items (batches.ts), and the requests for no
+ * input item (a trigger's activation hooks, the editor's list search). Wait for Completion is an
+ * operation's own business: it wraps its `prepare` (waiting/wait.ts).
  */
 import type {
 	IDataObject,
 	IExecuteFunctions,
-	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { errorItem, failedItemJson } from '../errorOutput';
-import { notSentAgain, retryMemory, type RetryMemory } from '../host/retryMemory';
+import { errorItem } from '../errorOutput';
+import { notSentAgain, retryMemory, type Remembered } from '../host/retryMemory';
 import type { OperationsOf } from '../operationTable';
-import { batchSubmission, type BatchOperation } from './batches';
 import { refuseUnreachableCallbacks, type CallbackSource } from './callbackReachability';
-import type {
-	AnsweredEntry,
-	Entry,
-	EntryAnswer,
-	ItemOutput,
-	RefusedEntry,
-	Submission,
-} from './submission';
 import { answerFailure } from './toolAnswer';
-import { mayHaveBeenAccepted, send, toNodeError, type ServiceRequest } from './transport';
+import {
+	fetchAllPages,
+	mayHaveBeenAccepted,
+	send,
+	toNodeError,
+	type ServiceRequest,
+} from './transport';
+
+export type ItemOutput = IDataObject | IDataObject[];
+
+/** A request and what its answer becomes: the answer itself without `toOutput`. */
+export interface Step {
+	request: ServiceRequest;
+	/** A method, so that each operation types the answer it expects of its endpoint. */
+	toOutput?(answer: unknown): Output | Promise<Output>;
+}
+
+/**
+ * Return All: page 1, then every further page its answer counts (up to `maxPages`), `concurrency`
+ * at a time; `toOutput` gets every page's items in page order.
+ */
+export interface Pages {
+	pages: {
+		request(page: number): ServiceRequest;
+		/** A page's items, and how many pages there are; throws for an answer that is not a page. */
+		read(answer: unknown, page: number): { items: IDataObject[]; totalPages: number };
+		concurrency: number;
+		maxPages?: number;
+	};
+	toOutput?(items: IDataObject[]): ItemOutput;
+}
+
+/** Requests that follow from an answer, declared by the operation, sent here for the same item. */
+export class FollowUp {
+	constructor(readonly next: Step | Pages) {}
+}
+
+export type Output = ItemOutput | FollowUp;
 
 /** One item's request, built without sending anything, and what its answer becomes. */
-export interface PreparedItem {
-	request: ServiceRequest;
-	/**
-	 * The item's output from the answer (the answer itself without it). A method, so that each
-	 * operation types the answer it expects of its endpoint.
-	 */
-	toOutput?(answer: unknown): ItemOutput | Promise<ItemOutput>;
+export interface PreparedItem extends Step {
 	/** Where the request's callback came from, for the refusal of one the service cannot reach. */
 	callbackSource?: CallbackSource;
 }
 
 /**
  * One item's output read from the item itself, for an operation that asks the service nothing
- * (Scraping Delivery): the router still gives it the loop, Continue On Fail and item links. An
- * empty list is no output for that item.
+ * (Scraping Delivery): it still gets the loop, Continue On Fail and item links. An empty list is
+ * no output for that item.
  */
 export interface AnsweredItem {
 	output: ItemOutput;
@@ -72,9 +88,13 @@ export interface ItemOperation {
 	oneAtATime?: boolean;
 }
 
-export type { BatchOperation };
+/** An operation that runs the whole input itself (Add Many: many items to one request). */
+export interface InputOperation {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions): Promise<INodeExecutionData[]>;
+}
 
-export type Operation = ItemOperation | BatchOperation;
+export type Operation = ItemOperation | InputOperation;
 
 export type OperationTable = OperationsOf<Operation>;
 
@@ -101,250 +121,126 @@ export function route(
 	return Promise.resolve(answerFailure.call(this, unknown));
 }
 
-interface ItemEntry extends Entry {
-	prepared: PreparedItem;
-}
-
-function itemSubmission(this: IExecuteFunctions, operation: ItemOperation): Submission<ItemEntry> {
-	return {
-		entryName: 'item',
-		entriesOf: (itemIndex) => {
-			const prepared = operation.prepare.call(this, itemIndex);
-			if ('output' in prepared) return [prepared];
-			const { request, callbackSource } = prepared;
-			return [{ itemIndex, label: `item ${itemIndex}`, request, callbackSource, prepared }];
-		},
-		allOrNothing: false,
-		concurrency: operation.oneAtATime ? 1 : ITEM_CONCURRENCY,
-		entriesPerRequest: 1,
-		request: ([entry]) => entry.request,
-		answersOf: (answer) => [{ accepted: answer }],
-		toOutput: ({ prepared }, answer) =>
-			prepared.toOutput ? prepared.toOutput(answer) : (answer as ItemOutput),
-		describeAccepted: ({ label }) => label,
-	};
-}
-
 interface Failure {
 	itemIndex: number;
-	error: NodeApiError | NodeOperationError;
-}
-
-interface Placed {
-	position: number;
-	entry: Entry;
-}
-
-/** Entries sent in one request, or one entry answered from the retry memory. */
-interface Request {
-	entries: Placed[];
-	remembered?: { answer: unknown };
-}
-
-interface Refusal {
-	label: string;
-	itemIndex: number;
-	message: string;
-	status?: unknown;
-}
-
-/** What a run has come to so far. */
-interface Run {
-	context: IExecuteFunctions;
-	submission: Submission<Entry>;
-	continueOnFail: boolean;
-	memory?: RetryMemory;
-	/** One position per entry (or per item that failed whole), in input order. */
-	outputs: INodeExecutionData[][];
-	/** How a stopped run names each entry the service accepted, by position. */
-	acceptedAs: string[];
-	refusals: Refusal[];
-	/** Failures after sending began, which stop the run without Continue On Fail. */
-	failures: Failure[];
+	error: ReturnType<typeof toNodeError>;
 }
 
 /**
- * The one pipeline. Two phases: every entry is prepared (no HTTP), its callback checked and the
- * retry memory consulted; then the requests are sent through a pool. Once an entry fails and the
- * run stops, no further request is started; the first failing item is what a one-by-one run
- * would have stopped at. Output keeps the input order, one position per entry.
+ * Two phases: every item is prepared (no HTTP), its callback checked and the retry memory
+ * consulted; then the requests go out, a few at a time. A bad item stops the preparing, and what
+ * is before it is still sent, as a one-by-one loop would have; once a sent item fails, no further
+ * one is started, and the first failing item is the one reported. Output keeps the input order.
  */
 export async function runOperation(
 	this: IExecuteFunctions,
 	operation: Operation,
 ): Promise<INodeExecutionData[][]> {
 	try {
-		const items = this.getInputData();
-		const submission: Submission<Entry> =
-			'batch' in operation
-				? batchSubmission.call(this, operation, items)
-				: itemSubmission.call(this, operation);
-		const run: Run = {
-			context: this,
-			submission,
-			continueOnFail: this.continueOnFail(),
-			memory: retryMemory.call(this),
-			outputs: [],
-			acceptedAs: [],
-			refusals: [],
-			failures: [],
+		if ('execute' in operation) return [await operation.execute.call(this)];
+		const itemCount = this.getInputData().length;
+		const continueOnFail = this.continueOnFail();
+		const memory = retryMemory.call(this);
+		const outputs: INodeExecutionData[][] = [];
+		const failures: Failure[] = [];
+		const fail = (itemIndex: number, error: unknown) => {
+			const nodeError = toNodeError(this.getNode(), error, itemIndex);
+			if (continueOnFail) outputs[itemIndex] = [errorItem.call(this, nodeError, itemIndex)];
+			else failures.push({ itemIndex, error: nodeError });
 		};
-		const { requests, preparationFailure } = await prepareRequests(run, items.length);
 
-		let next = 0;
-		const sendNext = async () => {
-			while (next < requests.length && run.failures.length === 0) {
-				const { entries, remembered } = requests[next++];
-				const sent = entries.map(({ entry }) => entry);
-				const itemIndex = sent[0].itemIndex;
-				let answers: EntryAnswer[];
-				try {
-					answers = remembered
-						? [{ accepted: remembered.answer }]
-						: submission.answersOf(
-								await send.call(this, { ...submission.request(sent), itemIndex }),
-								sent,
-							);
-				} catch (error) {
-					requestFailed(run, entries, error);
+		const toSend: Array<{ itemIndex: number; prepared: PreparedItem; earlier?: Remembered }> = [];
+		for (let itemIndex = 0; itemIndex < itemCount && failures.length === 0; itemIndex++) {
+			try {
+				const prepared = operation.prepare.call(this, itemIndex);
+				if ('output' in prepared) {
+					outputs[itemIndex] = linkedItems(prepared.output, itemIndex);
 					continue;
 				}
-				await takeAnswers(run, entries, answers);
+				const { request, callbackSource } = prepared;
+				await refuseUnreachableCallbacks.call(this, request, itemIndex, callbackSource);
+				// n8n's Retry On Fail runs this again with the same input: a submission the service
+				// accepted in an earlier try is not sent again (a second job), and one it may have
+				// accepted fails again unsent.
+				const earlier = memory?.recall(itemIndex, request);
+				if (earlier?.accepted === 'maybe') throw notSentAgain(earlier.error);
+				toSend.push({ itemIndex, prepared, earlier });
+			} catch (error) {
+				fail(itemIndex, error);
+			}
+		}
+		const failedBeforeSending = failures.length;
+
+		const accepted: number[] = [];
+		let next = 0;
+		const sendNext = async () => {
+			while (next < toSend.length && failures.length === failedBeforeSending) {
+				const { itemIndex, prepared, earlier } = toSend[next++];
+				const { request } = prepared;
+				try {
+					let answer: unknown;
+					if (earlier?.accepted === true) answer = earlier.answer;
+					else {
+						try {
+							answer = await send.call(this, { ...request, itemIndex });
+						} catch (error) {
+							if (mayHaveBeenAccepted(error)) {
+								memory?.rememberMaybeAccepted(itemIndex, request, error as Error);
+							}
+							throw toNodeError(this.getNode(), error, itemIndex);
+						}
+						memory?.rememberAccepted(itemIndex, request, answer);
+					}
+					const output = await followUps.call(this, prepared, answer, itemIndex);
+					outputs[itemIndex] = linkedItems(output, itemIndex);
+					accepted.push(itemIndex);
+				} catch (error) {
+					fail(itemIndex, error);
+				}
 			}
 		};
-		const poolSize = Math.min(submission.concurrency, requests.length);
+		const poolSize = Math.min(operation.oneAtATime ? 1 : ITEM_CONCURRENCY, toSend.length);
 		await Promise.all(Array.from({ length: poolSize }, sendNext));
 
-		const accepted = run.acceptedAs.filter((description) => description !== undefined);
-		const failure = [...run.failures, ...(preparationFailure ? [preparationFailure] : [])].sort(
-			(a, b) => a.itemIndex - b.itemIndex,
-		)[0];
-		if (failure) throw withAcceptedNote(failure.error, submission.entryName, accepted);
-		if (run.refusals.length > 0 && !run.continueOnFail) {
-			const entryCount = requests.reduce((count, { entries }) => count + entries.length, 0);
-			throw refusalsError(this.getNode(), submission.entryName, run.refusals, entryCount, accepted);
+		const [failure] = failures.sort((a, b) => a.itemIndex - b.itemIndex);
+		if (failure) {
+			const labels = accepted.sort((a, b) => a - b).map((itemIndex) => `item ${itemIndex}`);
+			throw withAcceptedNote(failure.error, 'item', labels);
 		}
-		return [run.outputs.flat()];
+		return [outputs.flat()];
 	} catch (error) {
 		// As an AI agent's tool, a failure must reach the model in words (toolAnswer.ts).
 		return answerFailure.call(this, error);
 	}
 }
 
-/** An error item in the entry's place, or the failure that stops the run. */
-function fail(
-	run: Run,
-	position: number,
+/** The item's output from its first answer, sending the requests its operation declares after it. */
+async function followUps(
+	this: IExecuteFunctions,
+	first: Step,
+	answer: unknown,
 	itemIndex: number,
-	error: unknown,
-	extra?: IDataObject,
-): Failure | undefined {
-	const itemError = toNodeError(run.context.getNode(), error, itemIndex);
-	if (!run.continueOnFail) return { itemIndex, error: itemError };
-	run.outputs[position] = [errorItem.call(run.context, itemError, itemIndex, extra)];
-	return undefined;
+): Promise<ItemOutput> {
+	let output = first.toOutput ? await first.toOutput(answer) : (answer as ItemOutput);
+	while (output instanceof FollowUp) {
+		const step = output.next;
+		if ('pages' in step) {
+			const { pages } = step;
+			const items = await fetchAllPages(async (page) => {
+				const pageAnswer = await send.call(this, { ...pages.request(page), itemIndex });
+				return pages.read(pageAnswer, page);
+			}, pages);
+			output = step.toOutput ? step.toOutput(items) : items;
+		} else {
+			const next = await send.call(this, { ...step.request, itemIndex });
+			output = step.toOutput ? await step.toOutput(next) : (next as ItemOutput);
+		}
+	}
+	return output;
 }
 
-/**
- * Phase 1, no HTTP to the service. A bad entry ends it; what is before it is still sent unless
- * the submission is all or nothing.
- */
-async function prepareRequests(
-	run: Run,
-	itemCount: number,
-): Promise<{ requests: Request[]; preparationFailure?: Failure }> {
-	const { context, submission, memory, outputs } = run;
-	const remembered: Request[] = [];
-	const toSend: Placed[] = [];
-	let preparationFailure: Failure | undefined;
-	for (let itemIndex = 0; itemIndex < itemCount && !preparationFailure; itemIndex++) {
-		let entries: Array<Entry | RefusedEntry | AnsweredEntry>;
-		try {
-			entries = submission.entriesOf(itemIndex);
-		} catch (error) {
-			preparationFailure = fail(run, outputs.push([]) - 1, itemIndex, error);
-			continue;
-		}
-		for (const entry of entries) {
-			const position = outputs.push([]) - 1;
-			if ('error' in entry) {
-				preparationFailure = fail(run, position, itemIndex, entry.error, entry.extra);
-				if (preparationFailure) break;
-				continue;
-			}
-			if ('output' in entry) {
-				outputs[position] = outputItems(entry.output, itemIndex);
-				continue;
-			}
-			try {
-				const { request, callbackSource } = entry;
-				await refuseUnreachableCallbacks.call(context, request, itemIndex, callbackSource);
-				// n8n's Retry On Fail runs this again with the same input: an entry the service
-				// accepted in an earlier try is not sent again (a second job), and one it may have
-				// accepted fails again unsent.
-				const earlier = memory?.recall(position, request);
-				if (earlier?.accepted === true) {
-					remembered.push({ entries: [{ position, entry }], remembered: earlier });
-				} else if (earlier) throw notSentAgain(earlier.error);
-				else toSend.push({ position, entry });
-			} catch (error) {
-				preparationFailure = fail(run, position, itemIndex, error);
-				if (preparationFailure) break;
-			}
-		}
-	}
-
-	// The memory is per entry, so the requests of a retry may be cut differently.
-	const requests = remembered;
-	if (!(preparationFailure && submission.allOrNothing)) {
-		for (let start = 0; start < toSend.length; start += submission.entriesPerRequest) {
-			requests.push({ entries: toSend.slice(start, start + submission.entriesPerRequest) });
-		}
-	}
-	return { requests, preparationFailure };
-}
-
-function requestFailed(run: Run, entries: Placed[], error: unknown) {
-	if (mayHaveBeenAccepted(error)) {
-		for (const { position, entry } of entries) {
-			run.memory?.rememberMaybeAccepted(position, entry.request, error as Error);
-		}
-	}
-	const itemIndex = entries[0].entry.itemIndex;
-	const requestError = toNodeError(run.context.getNode(), error, itemIndex);
-	if (!run.continueOnFail) {
-		run.failures.push({ itemIndex, error: requestError });
-		return;
-	}
-	for (const { position, entry } of entries) {
-		run.outputs[position] = [errorItem.call(run.context, requestError, entry.itemIndex)];
-	}
-}
-
-async function takeAnswers(run: Run, entries: Placed[], answers: EntryAnswer[]) {
-	for (const [index, { position, entry }] of entries.entries()) {
-		const answer = answers[index] ?? { accepted: {} };
-		if ('refused' in answer) {
-			const { refused: message, status, answer: body } = answer;
-			run.refusals.push({ label: entry.label, itemIndex: entry.itemIndex, message, status });
-			const json = failedItemJson(run.context, { ...body, error: message }, undefined, body);
-			run.outputs[position] = [{ json, pairedItem: { item: entry.itemIndex } }];
-			continue;
-		}
-		run.memory?.rememberAccepted(position, entry.request, answer.accepted);
-		try {
-			const output = await run.submission.toOutput(entry, answer.accepted);
-			run.outputs[position] = outputItems(output, entry.itemIndex);
-			run.acceptedAs[position] = run.submission.describeAccepted(entry, answer.accepted);
-		} catch (error) {
-			const failure = fail(run, position, entry.itemIndex, error);
-			if (failure) run.failures.push(failure);
-		}
-	}
-}
-
-/** An entry's output as n8n items, each linked to the input item it came from. */
-function outputItems(output: ItemOutput, itemIndex: number): INodeExecutionData[] {
+/** An item's output as n8n items, each linked to the input item it came from. */
+export function linkedItems(output: ItemOutput, itemIndex: number): INodeExecutionData[] {
 	return (Array.isArray(output) ? output : [output]).map((json) => ({
 		json,
 		pairedItem: { item: itemIndex },
@@ -354,37 +250,14 @@ function outputItems(output: ItemOutput, itemIndex: number): INodeExecutionData[
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** Running the workflow again would send what the service accepted a second time: say what. */
-function withAcceptedNote(error: Failure['error'], entryName: string, accepted: string[]) {
+export function withAcceptedNote<E extends Failure['error']>(
+	error: E,
+	entryName: string,
+	accepted: string[],
+): E {
 	if (accepted.length > 0) {
 		const note = `${plural(accepted.length, entryName)} ${accepted.length === 1 ? 'was' : 'were'} already accepted by the service before the run stopped: do not send ${accepted.length === 1 ? 'it' : 'them'} again (${accepted.join('; ')}).`;
 		error.description = `${error.description ?? ''} ${note}`.trim();
 	}
 	return error;
-}
-
-function refusalsError(
-	node: INode,
-	entryName: string,
-	refusals: Refusal[],
-	entryCount: number,
-	accepted: string[],
-): NodeApiError {
-	const [first] = refusals;
-	return new NodeApiError(
-		node,
-		{ message: first.message },
-		{
-			message: `The service refused the ${entryName} of ${first.label}: ${first.message}`,
-			description:
-				`${refusals.length} of ${entryCount} ${entryName}s were refused (${refusals
-					.map((r) => `${r.label}: ${r.message}`)
-					.join('; ')}). The other ${accepted.length} were accepted` +
-				(accepted.length > 0
-					? `, so send only the refused ones again: ${accepted.join('; ')}.`
-					: '.') +
-				` Turn on "Continue On Fail" to get one output item per ${entryName} instead.`,
-			httpCode: typeof first.status === 'number' ? String(first.status) : undefined,
-			itemIndex: first.itemIndex,
-		},
-	);
 }

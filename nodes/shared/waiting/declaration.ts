@@ -48,15 +48,3 @@ export function oneResumedItem(payload: IDataObject, table?: EndpointTable): IDa
 	const count = payloadRecords(payload, table)?.length ?? 0;
 	return [{ ...payload, result_count: payload.result_count ?? count }];
 }
-
-/**
- * On n8n 1.x a waiting node whose job failed runs again on the one item its resume webhook marked
- * with this key (resume.ts); execute() throws the failure before preparing anything (wait.ts).
- */
-export const RESUMED_FAILURE = '__resumed_failure';
-
-export interface ResumedFailure {
-	/** The waiting node's ID: another node that receives the item does not throw. */
-	node: string;
-	description: string;
-}

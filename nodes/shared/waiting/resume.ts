@@ -26,10 +26,8 @@ import { awaitedJobKey, decodeAwaitedJob, tokenMatches } from './awaitedJob';
 import {
 	completedResults,
 	oneResumedItem,
-	RESUMED_FAILURE,
 	WAIT_STATUS_FIELD,
 	type ParameterReader,
-	type ResumedFailure,
 	type Waiting,
 } from './declaration';
 
@@ -123,8 +121,7 @@ function continuesOnError(node: ReturnType<IWebhookFunctions['getNode']>): boole
 /**
  * The callback is answered 200 (it was received; a retry would bring the same news), and the
  * node fails on resuming. n8n resumes a waiting node by passing the webhook's items through it,
- * so the error goes where n8n puts errors of resumed nodes: the resume entry's `resumeError`,
- * which n8n raises as this node's error (or turns into an error item with Continue On Fail).
+ * so the error goes where each n8n version puts errors of resumed nodes (host's `failResumedNode`).
  */
 function resumeWithFailure(
 	this: IWebhookFunctions,
@@ -163,19 +160,7 @@ function resumeWithFailure(
 		const item: INodeExecutionData = { json: errorItem, pairedItem: { item: 0 } };
 		return { webhookResponse: { received: true }, workflowData: [[item]] };
 	}
-	const failure = failResumedNode(this, new NodeOperationError(node, message, { description }));
-	if (failure !== 'runsAgain') {
-		return { webhookResponse: { received: true }, workflowData: [[{ json: errorItem }]] };
-	}
-	// The node runs again on this one item (n8n 1.x), and execute() throws the failure it carries
-	// (throwResumedFailure): n8n fails the node as for any error.
-	return {
-		webhookResponse: { received: true },
-		workflowData: [[{ json: markResumedFailure(errorItem, node.id, description) }]],
-	};
-}
-
-function markResumedFailure(json: IDataObject, nodeId: string, description: string): IDataObject {
-	const failure: ResumedFailure = { node: nodeId, description };
-	return { ...json, [RESUMED_FAILURE]: failure };
+	const error = new NodeOperationError(node, message, { description });
+	const json = failResumedNode(this, error, errorItem);
+	return { webhookResponse: { received: true }, workflowData: [[{ json }]] };
 }

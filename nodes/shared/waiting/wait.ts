@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { executionResumeUrl, nodeRunIndex, toolCaller } from '../host/internals';
+import { executionResumeUrl, nodeRunIndex, resumedFailure, toolCaller } from '../host/internals';
 import { isObject } from '../dataObject';
 import type { PreparedItem } from '../outgoing/router';
 import { FieldReader } from '../outgoing/validation';
@@ -17,9 +17,7 @@ import { DEFAULT_TIME_LIMIT_MINUTES, MINUTES_PER_UNIT } from './waitFields';
 import {
 	completedResults,
 	oneResumedItem,
-	RESUMED_FAILURE,
 	type ParameterReader,
-	type ResumedFailure,
 	type Waiting,
 } from './declaration';
 
@@ -44,7 +42,8 @@ export function waitsForCompletion(
 	prepare: WaitablePrepare,
 ): (this: IExecuteFunctions, itemIndex: number) => PreparedItem {
 	return function (this: IExecuteFunctions, itemIndex: number): PreparedItem {
-		throwResumedFailure.call(this, itemIndex);
+		const failure = resumedFailure(this, itemIndex);
+		if (failure) throw failure;
 		if (!this.getNodeParameter('waitForCompletion', itemIndex, false)) {
 			return prepare.call(this, itemIndex);
 		}
@@ -59,22 +58,6 @@ export function waitsForCompletion(
 				await awaitCompletion.call(this, itemIndex, waiting, timeLimit, answer),
 		};
 	};
-}
-
-/**
- * n8n 1.x runs a waiting node whose job failed again, on the one item its resume webhook marked
- * (resume.ts): the failure is thrown before anything is prepared.
- */
-function throwResumedFailure(this: IExecuteFunctions, itemIndex: number): void {
-	const items = this.getInputData();
-	if (items.length !== 1) return;
-	const { json } = items[itemIndex];
-	const failure = json[RESUMED_FAILURE] as ResumedFailure | undefined;
-	if (failure?.node !== this.getNode().id || typeof json.error !== 'string') return;
-	throw new NodeOperationError(this.getNode(), json.error, {
-		description: failure.description,
-		itemIndex,
-	});
 }
 
 /**

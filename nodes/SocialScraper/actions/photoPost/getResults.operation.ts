@@ -8,12 +8,12 @@ import {
 	returnAllField,
 	toolDescriptionField,
 } from '../../../shared/outgoing/descriptions';
-import type { PreparedItem } from '../../../shared/outgoing/router';
-import { fetchAllPages } from '../../../shared/outgoing/transport';
+import { FollowUp, type PreparedItem } from '../../../shared/outgoing/router';
+import type { ServiceRequest } from '../../../shared/outgoing/transport';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { notForPollingNotice, readRequestId, requestIdField } from '../socialRequestParts';
 import { assertCompleted, postItems, totalPages } from '../results';
-import { asRecord, requestPath, scraperGet } from '../scraperRequest';
+import { asRecord, requestPath } from '../scraperRequest';
 import { LIMIT_AT_TOP_LEVEL_FROM } from '../../versions';
 
 export const RETURN_ALL_PAGE_SIZE = 100;
@@ -104,53 +104,68 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	const wholeResponse =
 		!returnAll && this.getNodeParameter('output', itemIndex, 'posts') === 'envelope';
 
-	const fetchPage = async (pageNumber: number, size: number | undefined) => {
-		const envelope = await scraperGet.call(
-			this,
-			'photo',
-			requestPath('/v1/search', requestId),
-			itemIndex,
-			size === undefined ? { page: pageNumber } : { page: pageNumber, per_page: size },
-		);
+	const resultsPath = requestPath('/v1/search', requestId);
+	const pageRequest = (pageNumber: number, size: number | undefined): ServiceRequest => ({
+		api: 'photo',
+		method: 'GET',
+		path: resultsPath,
+		qs: size === undefined ? { page: pageNumber } : { page: pageNumber, per_page: size },
+	});
+	const completed = (answer: unknown) => {
+		const envelope = asRecord(answer);
 		assertCompleted(this.getNode(), itemIndex, requestId, envelope);
 		return envelope;
 	};
-	const readResults = async (): Promise<IDataObject | IDataObject[]> => {
+	const readResults = (): FollowUp => {
 		if (returnAll) {
 			const size = perPage ?? RETURN_ALL_PAGE_SIZE;
-			return await fetchAllPages(
-				async (pageNumber) => {
-					const envelope = await fetchPage(pageNumber, size);
-					return { items: postItems(envelope, requestId), totalPages: totalPages(envelope) };
+			return new FollowUp({
+				pages: {
+					request: (pageNumber) => pageRequest(pageNumber, size),
+					read: (answer) => {
+						const envelope = completed(answer);
+						return { items: postItems(envelope, requestId), totalPages: totalPages(envelope) };
+					},
+					concurrency: PAGE_CONCURRENCY,
 				},
-				{ concurrency: PAGE_CONCURRENCY },
-			);
+			});
 		}
 		if (limit !== undefined) {
 			const size = perPage ?? Math.min(limit, RETURN_ALL_PAGE_SIZE);
 			let first: IDataObject = {};
-			const posts = await fetchAllPages(
-				async (pageNumber) => {
-					const envelope = await fetchPage(pageNumber, size);
-					if (pageNumber === 1) first = envelope;
-					const results = Array.isArray(envelope.results) ? envelope.results : [];
-					return { items: results as IDataObject[], totalPages: totalPages(envelope) };
+			return new FollowUp({
+				pages: {
+					request: (pageNumber) => pageRequest(pageNumber, size),
+					read: (answer, pageNumber) => {
+						const envelope = completed(answer);
+						if (pageNumber === 1) first = envelope;
+						const results = Array.isArray(envelope.results) ? envelope.results : [];
+						return { items: results as IDataObject[], totalPages: totalPages(envelope) };
+					},
+					concurrency: PAGE_CONCURRENCY,
+					maxPages: Math.ceil(limit / size),
 				},
-				{ concurrency: PAGE_CONCURRENCY, maxPages: Math.ceil(limit / size) },
-			);
-			const envelope = { ...first, results: posts.slice(0, limit) };
-			return wholeResponse ? envelope : postItems(envelope, requestId);
+				toOutput: (posts: IDataObject[]) => {
+					const envelope = { ...first, results: posts.slice(0, limit) };
+					return wholeResponse ? envelope : postItems(envelope, requestId);
+				},
+			});
 		}
-		const envelope = await fetchPage(page, perPage);
-		return wholeResponse ? envelope : postItems(envelope, requestId);
+		return new FollowUp({
+			request: pageRequest(page, perPage),
+			toOutput: (answer: unknown) => {
+				const envelope = completed(answer);
+				return wholeResponse ? envelope : postItems(envelope, requestId);
+			},
+		});
 	};
 
 	// The service asks for the status to be read before the results.
 	return {
 		request: { api: 'photo', method: 'GET', path: requestPath('/v1/requests', requestId) },
-		toOutput: async (status: unknown) => {
-			assertCompleted(this.getNode(), itemIndex, requestId, asRecord(status));
-			return await readResults();
+		toOutput: (status: unknown) => {
+			completed(status);
+			return readResults();
 		},
 	};
 }

@@ -6,7 +6,8 @@ import {
 	postItems,
 	totalPages,
 } from '../../../../nodes/SocialScraper/actions/results';
-import { requestPath, scraperGet } from '../../../../nodes/SocialScraper/actions/scraperRequest';
+import { requestPath } from '../../../../nodes/SocialScraper/actions/scraperRequest';
+import { send } from '../../../../nodes/shared/outgoing/transport';
 import { testNode } from '../../helpers';
 
 describe('assertCompleted', () => {
@@ -65,7 +66,10 @@ describe('totalPages', () => {
 	});
 });
 
-describe('scraperGet', () => {
+describe("a scraper's GET", () => {
+	const readRequest = (context: IExecuteFunctions) =>
+		send.call(context, { api: 'video', method: 'GET', path: '/v1/requests/v1', itemIndex: 0 });
+
 	function contextAnswering(status: number, body: unknown) {
 		const sent: IHttpRequestOptions[] = [];
 		const context = {
@@ -84,7 +88,7 @@ describe('scraperGet', () => {
 	it('returns the record of a failed request instead of failing the call', async () => {
 		const record = { request_id: 'v1', status: 'failed', credits_used: 0 };
 		const { context, sent } = contextAnswering(200, record);
-		await expect(scraperGet.call(context, 'video', '/v1/requests/v1', 0)).resolves.toEqual(record);
+		await expect(readRequest(context)).resolves.toEqual(record);
 		expect(sent[0].url).toBe('http://127.0.0.1:9/video/v1/requests/v1');
 	});
 
@@ -95,14 +99,14 @@ describe('scraperGet', () => {
 			details: null,
 			request_id: 'v1',
 		});
-		const call = scraperGet.call(context, 'video', '/v1/requests/v1', 0);
+		const call = readRequest(context);
 		await expect(call).rejects.toBeInstanceOf(NodeApiError);
 		await expect(call).rejects.toMatchObject({ message: 'Not found', httpCode: '404' });
 	});
 
 	it('still fails on a 200 failure body that describes no request', async () => {
 		const { context } = contextAnswering(200, { status: 'failed', message: 'Broken' });
-		await expect(scraperGet.call(context, 'video', '/v1/requests/v1', 0)).rejects.toMatchObject({
+		await expect(readRequest(context)).rejects.toMatchObject({
 			message: 'Broken',
 		});
 	});

@@ -1,10 +1,14 @@
 import type { IExecuteFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 
+import { NodeOperationError } from 'n8n-workflow';
+
 import {
 	executionCustomData,
+	failResumedNode,
+	isN8n2,
 	readExecutionCustomData,
+	resumedFailure,
 } from '../../../../nodes/shared/host/internals';
-import { isN8n2 } from '../../../../nodes/shared/host/internals';
 
 const node = { id: 'n1', name: 'Review Scraper' } as INode;
 
@@ -72,5 +76,34 @@ describe('execution custom data, detected rather than assumed', () => {
 		expect(readExecutionCustomData(webhook, 'other')).toBeUndefined();
 		const bare = { getNode: () => node } as unknown as IWebhookFunctions;
 		expect(readExecutionCustomData(bare, 'awaiting_n1')).toBeUndefined();
+	});
+});
+
+describe('a resumed node that failed, on each n8n', () => {
+	const error = new NodeOperationError(node, 'Job 7 ended with status "failed"', {
+		description: 'It delivered no results.',
+	});
+	const resumeEntry = () => ({ node: { ...node, disabled: true }, metadata: {} });
+
+	it('n8n 2.x raises it from the resume entry; the item goes on unmarked', () => {
+		const executeData = resumeEntry();
+		const webhook = { getNode: () => node, executeData, customData: memoryStore() };
+		const json = failResumedNode(webhook as unknown as IWebhookFunctions, error, { error: 'x' });
+		expect(json).toEqual({ error: 'x' });
+		expect(executeData.metadata).toEqual({ resumeError: error });
+	});
+
+	it('n8n 1.x runs the node again on the marked item, whose execute() throws the same failure', () => {
+		const executeData = resumeEntry();
+		const webhook = { getNode: () => node, executeData } as unknown as IWebhookFunctions;
+		const json = failResumedNode(webhook, error, { error: 'x' });
+		expect(executeData.node.disabled).toBe(false);
+		const rerun = context({ getInputData: () => [{ json }] });
+		expect(resumedFailure(rerun, 0)).toMatchObject({
+			message: error.message,
+			description: 'It delivered no results.',
+		});
+		const otherNode = { getNode: () => ({ ...node, id: 'n2' }), getInputData: () => [{ json }] };
+		expect(resumedFailure(otherNode as unknown as IExecuteFunctions, 0)).toBeUndefined();
 	});
 });

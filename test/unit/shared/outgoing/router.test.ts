@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-wo
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	FollowUp,
 	ITEM_CONCURRENCY,
 	runOperation,
-	type BatchOperation,
 	type ItemOperation,
 } from '../../../../nodes/shared/outgoing/router';
 import { testNode } from '../../helpers';
@@ -130,96 +130,35 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 	});
 });
 
-describe('a batch operation goes through the same pipeline', () => {
-	/** Profiles of `itemCount` items, two to a request; the request holding `refusedItem` is refused. */
-	function bulk(itemCount: number, refusedItem: number) {
-		const sent: number[][] = [];
-		const context = {
-			getInputData: () => Array.from({ length: itemCount }, (_, i) => ({ json: { i } })),
-			continueOnFail: () => false,
-			getNode: () => testNode,
-			getCredentials: async () => ({ baseUrl: 'http://127.0.0.1:9', requestsPerSecond: 0 }),
-			helpers: {
-				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
-					const items = (options.body as IDataObject[]).map(({ i }) => Number(i));
-					sent.push(items);
-					if (items.includes(refusedItem)) {
-						return { statusCode: 400, headers: {}, body: { message: 'Bad batch' } };
-					}
-					return { statusCode: 200, headers: {}, body: items.map((i) => ({ job_id: 100 + i })) };
-				},
-			},
-		} as unknown as IExecuteFunctions;
-		const op: BatchOperation = {
+describe('requests that follow from an answer are declared, and sent for the same item', () => {
+	it('sends the follow-up, then every page its answer counts, and links the output to the item', async () => {
+		const { context, sent } = contextFor(1);
+		const probe = (i: number) => ({
+			api: 'review' as const,
+			method: 'GET' as const,
+			path: '/probe',
+			qs: { i },
+		});
+		const op: ItemOperation = {
 			description: [],
-			batch: {
-				entryName: 'profile',
-				prepare: () => (itemIndex) => [{ label: `item ${itemIndex}`, body: { i: itemIndex } }],
-				size: () => 2,
-				request: (bodies) => ({ api: 'review', method: 'POST', path: '/bulk', body: bodies }),
-				describeAccepted: (label, answer) => `${label}: job_id ${String(answer.job_id)}`,
-			},
+			prepare: () => ({
+				request: probe(0),
+				toOutput: () =>
+					new FollowUp({
+						request: probe(10),
+						toOutput: () =>
+							new FollowUp({
+								pages: {
+									request: (page) => probe(100 + page),
+									read: (answer) => ({ items: [answer as IDataObject], totalPages: 3 }),
+									concurrency: 2,
+								},
+							}),
+					}),
+			}),
 		};
-		return { context, op, sent };
-	}
-
-	it('stops at the refused batch and names, with their ids, the profiles the service accepted', async () => {
-		const { context, op, sent } = bulk(6, 2);
-		const error = await runOperation.call(context, op).then(
-			() => undefined,
-			(e: NodeOperationError) => e,
-		);
-		expect(sent).toEqual([
-			[0, 1],
-			[2, 3],
-		]);
-		expect(error?.message).toBe('Bad batch');
-		expect(error?.description).toMatch(
-			/2 profiles were already accepted by the service before the run stopped: do not send them again \(item 0: job_id 100; item 1: job_id 101\)\.$/,
-		);
-	});
-});
-
-describe('an operation that reads its output from the item goes through the same loop', () => {
-	/** Item i gives i copies of itself; item `bad` fails its checks. Nothing is sent. */
-	const reading = (bad?: number): ItemOperation => ({
-		description: [],
-		prepare(this: IExecuteFunctions, i: number) {
-			if (i === bad) {
-				throw new NodeOperationError(testNode, `Not a delivery (item ${i})`, { itemIndex: i });
-			}
-			return { output: Array.from({ length: i }, (_, copy) => ({ i, copy })) };
-		},
-	});
-
-	it('gives each item its outputs, none for an empty one, each linked to its input item', async () => {
-		const { context, sent } = contextFor(4);
-		const [output] = await runOperation.call(context, reading());
-		expect(output.map(({ json, pairedItem }) => [json.i, json.copy, pairedItem])).toEqual([
-			[1, 0, { item: 1 }],
-			[2, 0, { item: 2 }],
-			[2, 1, { item: 2 }],
-			[3, 0, { item: 3 }],
-			[3, 1, { item: 3 }],
-			[3, 2, { item: 3 }],
-		]);
-		expect(sent).toEqual([]);
-	});
-
-	it('stops at a failing item without Continue On Fail, naming it', async () => {
-		const { context } = contextFor(4);
-		await expect(runOperation.call(context, reading(2))).rejects.toThrow('Not a delivery (item 2)');
-	});
-
-	it('with Continue On Fail, gives the failing item an error item in its place', async () => {
-		const { context } = contextFor(4, true);
-		const [output] = await runOperation.call(context, reading(2));
-		expect(output.map(({ json, pairedItem }) => [json.i ?? json.error, pairedItem])).toEqual([
-			[1, { item: 1 }],
-			['Not a delivery (item 2)', { item: 2 }],
-			[3, { item: 3 }],
-			[3, { item: 3 }],
-			[3, { item: 3 }],
-		]);
+		const [output] = await runOperation.call(context, op);
+		expect(sent).toEqual([0, 10, 101, 102, 103]);
+		expect(output).toEqual([101, 102, 103].map((i) => ({ json: { i }, pairedItem: { item: 0 } })));
 	});
 });

@@ -6,11 +6,15 @@ import { testNode } from '../../../helpers';
 
 const CALLBACK = 'https://n8n.example.com/webhook/reviews';
 
-/** Add Many over `items` with the node's `parameters`; every bulk request is answered "queued". */
+/**
+ * Add Many over `items` with the node's `parameters`; every bulk request is answered "queued",
+ * except the `failing` one (counted from 0), answered 400.
+ */
 async function addMany(
 	items: IDataObject[],
 	parameters: IDataObject,
 	sent: IHttpRequestOptions[] = [],
+	failing?: number,
 ) {
 	let nextJob = 100;
 	const context = {
@@ -26,7 +30,9 @@ async function addMany(
 		}),
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
-				sent.push(options);
+				if (sent.push(options) - 1 === failing) {
+					return { statusCode: 400, body: { message: 'Bad batch' }, headers: {} };
+				}
 				const body = (options.body as IDataObject[]).map(() => ({
 					success: true,
 					job_id: nextJob++,
@@ -94,5 +100,18 @@ describe('Add Many: the bulk requests built from the input', () => {
 			),
 		).rejects.toThrow(/did you mean "place_id"/);
 		expect(sent).toEqual([]);
+	});
+
+	it('stops at a failed request and names, with their ids, the profiles the service accepted', async () => {
+		const sent: IHttpRequestOptions[] = [];
+		const input = [1, 2, 3, 4, 5].map((n) => ({ url: `https://reviews.example.com/biz/${n}` }));
+		const run = addMany(input, { inputMode: 'autoMap', options: { batchSize: 2 } }, sent, 1);
+		await expect(run).rejects.toMatchObject({
+			message: 'Bad batch',
+			description: expect.stringMatching(
+				/2 profiles were already accepted by the service before the run stopped: do not send them again \(item 0: job_id 100 \(url https:\/\/reviews.example.com\/biz\/1\); item 1: job_id 101 .+\)\.$/,
+			),
+		});
+		expect(sent).toHaveLength(2);
 	});
 });
