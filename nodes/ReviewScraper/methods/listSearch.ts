@@ -2,6 +2,7 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 
 import { send } from '../../shared/outgoing/transport';
 import { respondJobList } from '../actions/respondJob/getAll.operation';
+import { endpointRequest } from '../../shared/outgoing/transport/endpointRequest';
 
 const TEXT_SHOWN = 40;
 
@@ -10,11 +11,7 @@ export async function searchRespondJobs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const jobs = await send.call(this, {
-		api: 'review',
-		method: 'GET',
-		path: '/api/v2/responds/jobs',
-	});
+	const jobs = await send.call(this, endpointRequest('review', 'GET /api/v2/responds/jobs'));
 	const needle = (filter ?? '').trim().toLowerCase();
 	const results = respondJobList(this.getNode(), jobs)
 		.filter((job) => job.job_id !== undefined && job.job_id !== null)

@@ -14,6 +14,7 @@ import {
 	ONE_RESUMED_ITEM_FROM,
 	WAIT_TIME_LIMIT_IN_UNITS_FROM,
 } from '../../versions';
+import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
 
 export interface SearchInput {
 	keyword?: unknown;
@@ -159,22 +160,24 @@ export const prepare = waitsForCompletion(waiting, function (itemIndex, resumeUr
 	const output = parameter('output', 'products') as SearchOutput;
 	const includeSummary = parameter('includeSummary', false) as boolean;
 	return {
-		request: {
-			api: 'ecommerce',
-			method: 'POST',
-			path: '/search',
-			body: buildSearchBody(new FieldReader(this.getNode(), itemIndex), {
-				keyword: parameter('keyword', ''),
-				searchUrl: parameter('searchUrl', ''),
-				sources: parameter('sources', []),
-				otherSources: parameter('otherSources', ''),
-				callbackUrl: resumeUrl ?? parameter('callbackUrl', ''),
-				filters: parameter('filters', {}),
-				page: additional.page,
-				perPage: additional.perPage,
-				limit: searchLimit(this.getNode().typeVersion, parameter, additional),
-			}),
-		},
+		request: endpointRequest(
+			'ecommerce',
+			'POST /search',
+			{},
+			{
+				body: buildSearchBody(new FieldReader(this.getNode(), itemIndex), {
+					keyword: parameter('keyword', ''),
+					searchUrl: parameter('searchUrl', ''),
+					sources: parameter('sources', []),
+					otherSources: parameter('otherSources', ''),
+					callbackUrl: resumeUrl ?? parameter('callbackUrl', ''),
+					filters: parameter('filters', {}),
+					page: additional.page,
+					perPage: additional.perPage,
+					limit: searchLimit(this.getNode().typeVersion, parameter, additional),
+				}),
+			},
+		),
 		toOutput: (answer: IDataObject | undefined) =>
 			searchOutputItems(answer ?? {}, output, includeSummary),
 	};

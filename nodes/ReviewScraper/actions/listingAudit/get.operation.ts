@@ -6,6 +6,7 @@ import { FieldReader } from '../../../shared/outgoing/validation';
 import { jobIdField } from '../jobId';
 import { simplifyAudit } from './simplify';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
+import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
 
 const properties: INodeProperties[] = [
 	jobIdField(
@@ -39,12 +40,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	});
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	return {
-		request: {
-			api: 'review',
-			method: 'GET',
-			path: '/api/v2/local_naps/local_nap',
-			qs: { job_id: jobId },
-		},
+		request: endpointRequest(
+			'review',
+			'GET /api/v2/local_naps/local_nap',
+			{},
+			{
+				qs: { job_id: jobId },
+			},
+		),
 		toOutput: (audit: IDataObject) => (simplify ? simplifyAudit(audit) : audit),
 	};
 }

@@ -13,6 +13,7 @@ import { waitsForCompletion } from '../../../shared/waiting/wait';
 import type { Waiting } from '../../../shared/waiting/declaration';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import { WAIT_TIME_LIMIT_IN_UNITS_FROM } from '../../versions';
+import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
 
 export const waiting: Waiting = {
 	callbackParameter: 'callback',
@@ -45,11 +46,13 @@ export const prepare = waitsForCompletion(waiting, function (itemIndex, resumeUr
 	const profile = readProfile.call(this, itemIndex);
 	if (!resumeUrl && !profile.callback) hintNoDestination.call(this, 'add');
 	return {
-		request: {
-			api: 'review',
-			method: 'POST',
-			path: '/api/v2/profiles/add',
-			qs: resumeUrl ? { ...profile, callback: resumeUrl } : profile,
-		},
+		request: endpointRequest(
+			'review',
+			'POST /api/v2/profiles/add',
+			{},
+			{
+				qs: resumeUrl ? { ...profile, callback: resumeUrl } : profile,
+			},
+		),
 	};
 });

@@ -6,6 +6,7 @@ import { FieldReader } from '../../../shared/outgoing/validation';
 import { jobIdField } from '../jobId';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import { RESPOND_JOB_LOCATOR_FROM } from '../../versions';
+import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
 
 const respondJobLocator: INodeProperties = {
 	displayName: 'Respond Job',
@@ -67,5 +68,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 		this.getNodeParameter('jobId', itemIndex, undefined, { extractValue: true }),
 		{ min: 1 },
 	);
-	return { request: { api: 'review', method: 'GET', path: `/api/v2/responds/jobs/${jobId}` } };
+	return {
+		request: endpointRequest('review', 'GET /api/v2/responds/jobs/:job_id', { job_id: jobId }),
+	};
 }

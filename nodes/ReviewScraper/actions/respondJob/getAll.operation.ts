@@ -7,6 +7,7 @@ import {
 	toolDescriptionField,
 } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
+import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
 
 const properties: INodeProperties[] = [...returnAllOrLimit];
 
@@ -25,7 +26,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const limit = readLimit.call(this, itemIndex);
 	return {
-		request: { api: 'review', method: 'GET', path: '/api/v2/responds/jobs' },
+		request: endpointRequest('review', 'GET /api/v2/responds/jobs'),
 		toOutput: (jobs: unknown) => {
 			const list = respondJobList(this.getNode(), jobs, itemIndex);
 			return limit === undefined ? list : list.slice(0, limit);

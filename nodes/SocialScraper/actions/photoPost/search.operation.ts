@@ -13,6 +13,7 @@ import {
 	requiredUrl,
 	waitingForPosts,
 } from '../socialRequestParts';
+import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
 
 export const waiting = waitingForPosts;
 
@@ -48,16 +49,18 @@ export const description: INodeProperties[] = updateDisplayOptions(
 export const prepare = waitsForCompletion(waiting, function (itemIndex, resumeUrl) {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	return {
-		request: {
-			api: 'photo',
-			method: 'POST',
-			path: '/v1/search',
-			body: buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
-				keyword: this.getNodeParameter('keyword', itemIndex, ''),
-				callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
-				externalIdentifier: additional.externalIdentifier,
-			}),
-		},
+		request: endpointRequest(
+			'photo',
+			'POST /v1/search',
+			{},
+			{
+				body: buildPhotoSearchBody(new FieldReader(this.getNode(), itemIndex), {
+					keyword: this.getNodeParameter('keyword', itemIndex, ''),
+					callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
+					externalIdentifier: additional.externalIdentifier,
+				}),
+			},
+		),
 	};
 });
 

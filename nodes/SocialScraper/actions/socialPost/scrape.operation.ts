@@ -13,6 +13,7 @@ import {
 	requiredUrl,
 	waitingForPosts,
 } from '../socialRequestParts';
+import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
 
 export const waiting = waitingForPosts;
 
@@ -57,17 +58,19 @@ export const description: INodeProperties[] = updateDisplayOptions(
 export const prepare = waitsForCompletion(waiting, function (itemIndex, resumeUrl) {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	return {
-		request: {
-			api: 'social',
-			method: 'POST',
-			path: '/v1/scrape',
-			body: buildScrapeBody(new FieldReader(this.getNode(), itemIndex), {
-				url: this.getNodeParameter('url', itemIndex, ''),
-				callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
-				getComments: additional.getComments,
-				externalIdentifier: additional.externalIdentifier,
-			}),
-		},
+		request: endpointRequest(
+			'social',
+			'POST /v1/scrape',
+			{},
+			{
+				body: buildScrapeBody(new FieldReader(this.getNode(), itemIndex), {
+					url: this.getNodeParameter('url', itemIndex, ''),
+					callbackUrl: resumeUrl ?? this.getNodeParameter('callbackUrl', itemIndex, ''),
+					getComments: additional.getComments,
+					externalIdentifier: additional.externalIdentifier,
+				}),
+			},
+		),
 	};
 });
 

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { send, toNodeError, type RequestContext, type ServiceRequest } from '../transport';
+import { endpointRequest } from '../transport/endpointRequest';
 
 /**
  * The scheduling API, for the Scraping Scheduler's operations (which send the requests through the
@@ -9,23 +10,13 @@ import { send, toNodeError, type RequestContext, type ServiceRequest } from '../
  * wraps its schedules in `results`.
  */
 export const scheduleRequests = {
-	list: (): ServiceRequest => ({ api: 'scheduling', method: 'GET', path: '/schedules' }),
-	get: (scheduleId: number): ServiceRequest => ({
-		api: 'scheduling',
-		method: 'GET',
-		path: `/schedules/${scheduleId}`,
-	}),
-	create: (body: IDataObject): ServiceRequest => ({
-		api: 'scheduling',
-		method: 'POST',
-		path: '/schedules',
-		body,
-	}),
-	delete: (scheduleId: number): ServiceRequest => ({
-		api: 'scheduling',
-		method: 'DELETE',
-		path: `/schedules/${scheduleId}`,
-	}),
+	list: (): ServiceRequest => endpointRequest('scheduling', 'GET /schedules'),
+	get: (scheduleId: number): ServiceRequest =>
+		endpointRequest('scheduling', 'GET /schedules/:schedule_id', { schedule_id: scheduleId }),
+	create: (body: IDataObject): ServiceRequest =>
+		endpointRequest('scheduling', 'POST /schedules', {}, { body }),
+	delete: (scheduleId: number): ServiceRequest =>
+		endpointRequest('scheduling', 'DELETE /schedules/:schedule_id', { schedule_id: scheduleId }),
 };
 
 /** The schedules of an answer of the scheduling API. */
