@@ -14,7 +14,7 @@ import {
 	ONE_RESUMED_ITEM_FROM,
 	WAIT_TIME_LIMIT_IN_UNITS_FROM,
 } from '../../versions';
-import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 export interface SearchInput {
 	keyword?: unknown;

@@ -6,7 +6,7 @@ import { FieldReader } from '../../../shared/outgoing/validation';
 import { jobIdField } from '../jobId';
 import { simplifyAudit } from './simplify';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
-import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 const properties: INodeProperties[] = [
 	jobIdField(

@@ -13,7 +13,7 @@ import { waitsForCompletion } from '../../../shared/waiting/wait';
 import type { Waiting } from '../../../shared/waiting/declaration';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import { WAIT_TIME_LIMIT_IN_UNITS_FROM } from '../../versions';
-import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 export const waiting: Waiting = {
 	callbackParameter: 'callback',

@@ -27,6 +27,7 @@ import {
 	readProfileDefaults,
 	type InputMode,
 } from './inputProfiles';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 export const DEFAULT_BATCH_SIZE = 100;
 
@@ -138,7 +139,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 
 /** One add_bulk request: checked profiles, sent as the JSON body. */
 export function bulkRequest(profiles: IDataObject[]): ServiceRequest {
-	return { api: 'review', method: 'POST', path: '/api/v2/profiles/add_bulk', body: profiles };
+	return endpointRequest('review', 'POST /api/v2/profiles/add_bulk', {}, { body: profiles });
 }
 
 /**

@@ -6,7 +6,7 @@ import { FieldReader } from '../../../shared/outgoing/validation';
 import { jobIdField } from '../jobId';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
 import { RESPOND_JOB_LOCATOR_FROM } from '../../versions';
-import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 const respondJobLocator: INodeProperties = {
 	displayName: 'Respond Job',

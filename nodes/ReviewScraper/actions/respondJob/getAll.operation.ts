@@ -7,7 +7,7 @@ import {
 	toolDescriptionField,
 } from '../../../shared/outgoing/descriptions';
 import type { PreparedItem } from '../../../shared/outgoing/router';
-import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 const properties: INodeProperties[] = [...returnAllOrLimit];
 

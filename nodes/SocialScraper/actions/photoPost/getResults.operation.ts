@@ -13,8 +13,9 @@ import type { ServiceRequest } from '../../../shared/outgoing/transport';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import { notForPollingNotice, readRequestId, requestIdField } from '../socialRequestParts';
 import { assertCompleted, postItems, totalPages } from '../results';
-import { asRecord, requestPath } from '../scraperRequest';
+import { asRecord } from '../scraperRequest';
 import { LIMIT_AT_TOP_LEVEL_FROM } from '../../versions';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 export const RETURN_ALL_PAGE_SIZE = 100;
 /** Return All reads several pages at once already: its items go one after the other. */
@@ -104,13 +105,13 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	const wholeResponse =
 		!returnAll && this.getNodeParameter('output', itemIndex, 'posts') === 'envelope';
 
-	const resultsPath = requestPath('/v1/search', requestId);
-	const pageRequest = (pageNumber: number, size: number | undefined): ServiceRequest => ({
-		api: 'photo',
-		method: 'GET',
-		path: resultsPath,
-		qs: size === undefined ? { page: pageNumber } : { page: pageNumber, per_page: size },
-	});
+	const pageRequest = (pageNumber: number, size: number | undefined): ServiceRequest =>
+		endpointRequest(
+			'photo',
+			'GET /v1/search/:request_id',
+			{ request_id: requestId },
+			{ qs: size === undefined ? { page: pageNumber } : { page: pageNumber, per_page: size } },
+		);
 	const completed = (answer: unknown) => {
 		const envelope = asRecord(answer);
 		assertCompleted(this.getNode(), itemIndex, requestId, envelope);
@@ -162,7 +163,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 
 	// The service asks for the status to be read before the results.
 	return {
-		request: { api: 'photo', method: 'GET', path: requestPath('/v1/requests', requestId) },
+		request: endpointRequest('photo', 'GET /v1/requests/:request_id', { request_id: requestId }),
 		toOutput: (status: unknown) => {
 			completed(status);
 			return readResults();

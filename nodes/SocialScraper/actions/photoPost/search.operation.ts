@@ -13,7 +13,7 @@ import {
 	requiredUrl,
 	waitingForPosts,
 } from '../socialRequestParts';
-import { endpointRequest } from '../../../shared/outgoing/transport/endpointRequest';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 export const waiting = waitingForPosts;
 

@@ -5,7 +5,8 @@ import { outputField, toolDescriptionField } from '../../../shared/outgoing/desc
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { notForPollingNotice, readRequestId, requestIdField } from '../socialRequestParts';
 import { assertCompleted, postItems } from '../results';
-import { asRecord, requestPath } from '../scraperRequest';
+import { asRecord } from '../scraperRequest';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 const properties: INodeProperties[] = [
 	notForPollingNotice('pollingNotice'),
@@ -36,7 +37,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedIte
 	const requestId = readRequestId.call(this, itemIndex);
 	const output = this.getNodeParameter('output', itemIndex, 'posts');
 	return {
-		request: { api: 'social', method: 'GET', path: requestPath('/v1/scrape', requestId) },
+		request: endpointRequest('social', 'GET /v1/scrape/:request_id', { request_id: requestId }),
 		toOutput: (answer: unknown) => {
 			const envelope = asRecord(answer);
 			assertCompleted(this.getNode(), itemIndex, requestId, envelope);

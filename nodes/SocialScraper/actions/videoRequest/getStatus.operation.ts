@@ -3,8 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PreparedItem } from '../../../shared/outgoing/router';
 import { readRequestId, requestIdField } from '../socialRequestParts';
-import { asRecord, requestPath } from '../scraperRequest';
+import { asRecord } from '../scraperRequest';
 import { toolDescriptionField } from '../../../shared/outgoing/descriptions';
+import { endpointRequest } from '../../../shared/outgoing/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -32,7 +33,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const requestId = readRequestId.call(this, itemIndex);
 	return {
-		request: { api: 'video', method: 'GET', path: requestPath('/v1/requests', requestId) },
+		request: endpointRequest('video', 'GET /v1/requests/:request_id', { request_id: requestId }),
 		toOutput: asRecord,
 	};
 }

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { send, toNodeError, type RequestContext, type ServiceRequest } from '../transport';
-import { endpointRequest } from '../transport/endpointRequest';
+import { endpointRequest } from '../transport';
 
 /**
  * The scheduling API, for the Scraping Scheduler's operations (which send the requests through the

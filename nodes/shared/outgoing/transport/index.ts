@@ -4,6 +4,7 @@ export { fetchAllPages, type Page } from './pagination';
 export { markMaybeAccepted, mayHaveBeenAccepted, serviceError, toNodeError } from './errors';
 export {
 	API_ADDRESSES,
+	endpointRequest,
 	serviceBaseUrl,
 	type ApiName,
 	type RequestContext,

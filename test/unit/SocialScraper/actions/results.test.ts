@@ -6,7 +6,6 @@ import {
 	postItems,
 	totalPages,
 } from '../../../../nodes/SocialScraper/actions/results';
-import { requestPath } from '../../../../nodes/SocialScraper/actions/scraperRequest';
 import { send } from '../../../../nodes/shared/outgoing/transport';
 import { testNode } from '../../helpers';
 
@@ -109,9 +108,5 @@ describe("a scraper's GET", () => {
 		await expect(readRequest(context)).rejects.toMatchObject({
 			message: 'Broken',
 		});
-	});
-
-	it('encodes the request id in the path', () => {
-		expect(requestPath('/v1/scrape', 'a/b c')).toBe('/v1/scrape/a%2Fb%20c');
 	});
 });

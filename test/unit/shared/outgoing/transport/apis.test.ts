@@ -1,5 +1,5 @@
 import { ENDPOINTS, withRows } from '../../../../../nodes/shared/endpoints';
-import { endpointRequest } from '../../../../../nodes/shared/outgoing/transport/endpointRequest';
+import { endpointRequest } from '../../../../../nodes/shared/outgoing/transport/apis';
 
 describe('endpointRequest', () => {
 	it('takes the method and path from the table and fills the path parameters', () => {
