@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 
 import type { Execution, WorkflowNode } from './harness/client';
 import { n8nMajor } from './harness/compat';
-import { directSubmitter } from './harness/submit';
 import { packageNode, splitOutNode, webhookNode } from './harness/workflows';
 import { useE2e } from './harness/suite';
 
@@ -281,111 +280,4 @@ describe('a waited-for job that ends invalid_url, in a loop, with Continue On Fa
 			}
 		},
 	);
-});
-
-describe('Split Out → an operation with many items out or error items → Set with $(Split Out).item', () => {
-	it('Photo Post → Get Results with Return All: every post of every page carries its own row tag', async () => {
-		simulator.configure({ photoPostCount: 23 });
-		const submit = directSubmitter(simulator);
-		const rows = [];
-		for (const row of ROWS.slice(0, 2)) {
-			const ack = await submit.photoSearch('http://127.0.0.1:9/unused', `#${row.key}`);
-			rows.push({ ...row, requestId: ack.request_id });
-		}
-		await simulator.waitForDeliveries(2, 20_000);
-		const execution = await run(
-			'link: return all',
-			[
-				ourNode('socialScraper', {
-					resource: 'photoPost',
-					operation: 'getResults',
-					requestId: '={{ $json.requestId }}',
-					returnAll: true,
-					options: { perPage: 5 },
-				}),
-				tagNode('Tag'),
-			],
-			[
-				[link('Split Out'), 'Ours'],
-				[link('Ours'), 'Tag'],
-			],
-			{ rows },
-		);
-		expectSucceeded(execution);
-		const items = allItems(execution, 'Tag');
-		expect(items).toHaveLength(2 * 23);
-		for (const item of items) {
-			expect(item.tag).toBe(rows.find((row) => row.requestId === item.request_id)?.tag);
-		}
-	});
-
-	it('Profile → Add Many (N in, N out) and a refused bulk call with Continue On Fail: each item keeps its row tag', async () => {
-		const addMany = () =>
-			ourNode(
-				'reviewScraper',
-				{
-					resource: 'profile',
-					operation: 'addMany',
-					callback: 'https://hooks.example.com/reviews',
-				},
-				{ onError: 'continueRegularOutput' },
-			);
-		const rows = ROWS.map((row) => ({ ...row, url: `https://www.example.com/biz/${row.key}` }));
-		const edges: Array<[ReturnType<typeof link>, string]> = [
-			[link('Split Out'), 'Ours'],
-			[link('Ours'), 'Tag'],
-		];
-		const accepted = await run('link: add many', [addMany(), tagNode('Tag')], edges, { rows });
-		expectSucceeded(accepted);
-		const items = allItems(accepted, 'Tag');
-		expect(items).toHaveLength(rows.length);
-		for (const item of items) {
-			expect(item.job_id).toBeDefined();
-			expect(item.tag).toBe(tagOfKey(item.url));
-		}
-
-		simulator.injectFault({ api: 'review', method: 'POST', kind: '500', times: 10 });
-		const refused = await run('link: add many refused', [addMany(), tagNode('Tag')], edges, {
-			rows,
-		});
-		expectSucceeded(refused);
-		const errors = allItems(refused, 'Tag');
-		expect(errors).toHaveLength(rows.length);
-		errors.forEach((item, index) => {
-			expect(item.error).toBeDefined();
-			expect(item.tag).toBe(rows[index].tag);
-		});
-	});
-
-	it('Profile → Add with Continue On Fail: the bad row gives an error item with its own tag', async () => {
-		const rows = ROWS.map((row) => ({
-			...row,
-			url: row.tag === 'south' ? 'not a url' : `https://www.example.com/biz/${row.key}`,
-		}));
-		const execution = await run(
-			'link: continue on fail',
-			[
-				ourNode(
-					'reviewScraper',
-					{
-						resource: 'profile',
-						operation: 'add',
-						url: '={{ $json.url }}',
-						callback: 'https://hooks.example.com/reviews',
-					},
-					{ onError: 'continueRegularOutput' },
-				),
-				tagNode('Tag'),
-			],
-			[
-				[link('Split Out'), 'Ours'],
-				[link('Ours'), 'Tag'],
-			],
-			{ rows },
-		);
-		expectSucceeded(execution);
-		const items = allItems(execution, 'Tag');
-		expect(items.map((item) => item.tag)).toEqual(rows.map((row) => row.tag));
-		expect(items.map((item) => item.error !== undefined)).toEqual([false, true, false]);
-	});
 });
