@@ -12,18 +12,17 @@ import {
 	nodeOutput,
 	packageNode,
 	postToWebhook,
-	productionUrl,
 	waitForExecutionStatus,
 	webhookBase,
 	webhookNode,
 } from './harness/workflows';
-import { useE2e } from './harness/suite';
+import { CALLBACK_TRIGGER, useE2e } from './harness/suite';
 
-const { client, state, simulator, submit, credentials, activated } = useE2e({
+const { client, state, simulator, submit, credentials, activated, activeCallbackTrigger } = useE2e({
 	credentials: 'callbacks e2e',
 });
 
-const TRIGGER = 'Scraping Callback Trigger';
+const TRIGGER = CALLBACK_TRIGGER;
 
 /** The trigger kind each simulator payload kind must be recognised as. */
 const KIND: Record<PayloadKind, string> = {
@@ -34,18 +33,6 @@ const KIND: Record<PayloadKind, string> = {
 	'video-request': 'videoRequest',
 	'review-index': 'reviewIndex',
 };
-
-async function activeTrigger(name: string, parameters: Record<string, unknown> = {}) {
-	const node = packageNode('scrapingCallbackTrigger', TRIGGER, parameters);
-	const id = await activateChain(client, name, [node]);
-	activated.add(id);
-	const url = productionUrl(webhookBase(state), node, 'callback');
-	// n8n registers the production webhook a moment after activation and the service does not
-	// retry a 404, so wait for it with a body the trigger refuses (400, or 401 with a secret).
-	const probe = await postToWebhook(url, {});
-	expect([400, 401]).toContain(probe.status);
-	return { id, url };
-}
 
 /** Every item the trigger produced, over all executions of the workflow. */
 async function triggerItems(workflowId: string, executions: number) {
@@ -59,7 +46,7 @@ const payloadOf = (delivery: DeliveryRecord) => delivery.payload as Record<strin
 describe('Scraping Callback Trigger in an activated workflow', () => {
 	it('recognises every payload kind the service delivers, one execution each', async () => {
 		simulator.configure({ ecommerceResponse: 'ack', photoPostCount: 5 });
-		const { id, url } = await activeTrigger('e2e callbacks: every kind');
+		const { id, url } = await activeCallbackTrigger('e2e callbacks: every kind');
 		await submit.reviewJob(url);
 		await submit.productSearch(url);
 		await submit.photoSearch(url);
@@ -93,7 +80,7 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 
 	it('with a secret in the header: the right one starts the workflow, others get 401', async () => {
 		const secret = randomBytes(16).toString('hex');
-		const { id, url } = await activeTrigger('e2e callbacks: header secret', {
+		const { id, url } = await activeCallbackTrigger('e2e callbacks: header secret', {
 			requireSecret: true,
 			secret,
 			secretLocation: 'header',
@@ -122,7 +109,7 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 	});
 
 	it('acknowledges a repeated delivery of the same request_id without starting the workflow again', async () => {
-		const { id, url } = await activeTrigger('e2e callbacks: repeated delivery');
+		const { id, url } = await activeCallbackTrigger('e2e callbacks: repeated delivery');
 		const photo = await submit.photoSearch(url);
 		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
 		expect(delivery.finalStatus).toBe(200);
@@ -151,7 +138,7 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 	});
 
 	it('refuses bodies that are not a JSON object, and starts nothing', async () => {
-		const { id, url } = await activeTrigger('e2e callbacks: bad bodies');
+		const { id, url } = await activeCallbackTrigger('e2e callbacks: bad bodies');
 		// n8n parses an application/json body itself and answers 422 before the node sees it.
 		expect(await postToWebhook(url, '{"request_id": "r-1", ')).toEqual({
 			status: 422,

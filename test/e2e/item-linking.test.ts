@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { Execution, WorkflowNode } from './harness/client';
 import { n8nMajor } from './harness/compat';
-import { packageNode, splitOutNode, webhookNode } from './harness/workflows';
+import { baseNode, packageNode, splitOutNode, webhookNode } from './harness/workflows';
 import { useE2e } from './harness/suite';
 
 // The expression users write in the node after ours: reach back to an earlier node's item.
@@ -14,33 +14,19 @@ beforeEach(() => {
 	simulator.configure({ completionDelayMs: 300, ecommerceResponse: 'ack', photoPostCount: 7 });
 });
 
-function tagNode(name: string): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name,
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		position: [0, 0],
-		parameters: {
-			mode: 'manual',
-			assignments: {
-				assignments: [{ id: randomUUID(), name: 'tag', value: TAG_EXPRESSION, type: 'string' }],
-			},
-			includeOtherFields: true,
-			options: {},
+const tagNode = (name: string): WorkflowNode =>
+	baseNode('set', name, 3.4, {
+		mode: 'manual',
+		assignments: {
+			assignments: [{ id: randomUUID(), name: 'tag', value: TAG_EXPRESSION, type: 'string' }],
 		},
-	};
-}
+		includeOtherFields: true,
+		options: {},
+	});
 
 /** Loop Over Items with a batch size of 1: the pattern that makes many items wait in turn. */
-const loopNode = (): WorkflowNode => ({
-	id: randomUUID(),
-	name: 'Loop',
-	type: 'n8n-nodes-base.splitInBatches',
-	typeVersion: 3,
-	position: [0, 0],
-	parameters: { batchSize: 1, options: {} },
-});
+const loopNode = (): WorkflowNode =>
+	baseNode('splitInBatches', 'Loop', 3, { batchSize: 1, options: {} });
 
 const ourNode = (type: string, parameters: Record<string, unknown>, extra = {}): WorkflowNode => ({
 	...packageNode(type, 'Ours', parameters, credentials),
@@ -118,64 +104,56 @@ interface WaitingCase {
 	idOf: (item: Record<string, unknown>) => unknown;
 }
 
+/** An operation with Wait for Completion on; `param` reads the row's key back from its request. */
+const waitingCase = (
+	name: string,
+	type: string,
+	parameters: Record<string, unknown>,
+	[path, param]: [string, WaitingCase['param']],
+	idField = 'request_id',
+): WaitingCase => ({
+	name,
+	node: () => ourNode(type, { ...parameters, waitForCompletion: true, waitTimeLimit: 5 }),
+	path,
+	param,
+	idOf: (item) => item[idField],
+});
+
 const waitingCases: WaitingCase[] = [
-	{
-		name: 'Review Scraper → Profile → Add',
-		node: () =>
-			ourNode('reviewScraper', {
-				resource: 'profile',
-				operation: 'add',
-				url: '={{ "https://www.example.com/biz/" + $json.key }}',
-				waitForCompletion: true,
-				waitTimeLimit: 5,
-				additionalFields: { blocks: 2 },
-			}),
-		path: '/api/v2/profiles/add',
-		param: (request) => request.query.url,
-		idOf: (item) => item.job_id,
-	},
-	{
-		name: 'E-commerce Search → Product → Search',
-		node: () =>
-			ourNode('ecommerceSearch', {
-				resource: 'product',
-				operation: 'search',
-				keyword: '={{ "headphones " + $json.key }}',
-				waitForCompletion: true,
-				waitTimeLimit: 5,
-			}),
-		path: '/search',
-		param: (request) => request.body.keyword,
-		idOf: (item) => item.request_id,
-	},
-	{
-		name: 'Social Scraper → Photo Post → Search',
-		node: () =>
-			ourNode('socialScraper', {
-				resource: 'photoPost',
-				operation: 'search',
-				keyword: '={{ "#" + $json.key }}',
-				waitForCompletion: true,
-				waitTimeLimit: 5,
-			}),
-		path: '/v1/search',
-		param: (request) => request.body.keyword,
-		idOf: (item) => item.request_id,
-	},
-	{
-		name: 'Social Scraper → Social Post → Scrape',
-		node: () =>
-			ourNode('socialScraper', {
-				resource: 'socialPost',
-				operation: 'scrape',
-				url: '={{ "https://social.example.com/p/" + $json.key }}',
-				waitForCompletion: true,
-				waitTimeLimit: 5,
-			}),
-		path: '/v1/scrape',
-		param: (request) => request.body.url,
-		idOf: (item) => item.request_id,
-	},
+	waitingCase(
+		'Review Scraper → Profile → Add',
+		'reviewScraper',
+		{
+			resource: 'profile',
+			operation: 'add',
+			url: '={{ "https://www.example.com/biz/" + $json.key }}',
+			additionalFields: { blocks: 2 },
+		},
+		['/api/v2/profiles/add', (request) => request.query.url],
+		'job_id',
+	),
+	waitingCase(
+		'E-commerce Search → Product → Search',
+		'ecommerceSearch',
+		{ resource: 'product', operation: 'search', keyword: '={{ "headphones " + $json.key }}' },
+		['/search', (request) => request.body.keyword],
+	),
+	waitingCase(
+		'Social Scraper → Photo Post → Search',
+		'socialScraper',
+		{ resource: 'photoPost', operation: 'search', keyword: '={{ "#" + $json.key }}' },
+		['/v1/search', (request) => request.body.keyword],
+	),
+	waitingCase(
+		'Social Scraper → Social Post → Scrape',
+		'socialScraper',
+		{
+			resource: 'socialPost',
+			operation: 'scrape',
+			url: '={{ "https://social.example.com/p/" + $json.key }}',
+		},
+		['/v1/scrape', (request) => request.body.url],
+	),
 ];
 
 describe('Split Out → Loop Over Items → a waiting operation → Set with $(Split Out).item', () => {

@@ -4,6 +4,23 @@ import type { Execution, N8nClient, NodeRun, WorkflowNode } from './client';
 
 export const REVIEW_SCRAPER = 'n8n-nodes-review-scraping.reviewScraper';
 
+/** One of n8n's own nodes (n8n-nodes-base). */
+export function baseNode(
+	type: string,
+	name: string,
+	typeVersion: number,
+	parameters: Record<string, unknown> = {},
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name,
+		type: `n8n-nodes-base.${type}`,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	};
+}
+
 export function webhookNode(
 	path: string,
 	options: { name?: string; respond?: 'lastNode' | 'onReceived' } = {},
@@ -28,14 +45,11 @@ export function webhookNode(
 
 /** Turns `body[field]` (an array) of the incoming request into one item per element. */
 export function splitOutNode(field: string, name = 'Split Out'): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name,
-		type: 'n8n-nodes-base.splitOut',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { fieldToSplitOut: field, include: 'noOtherFields', options: {} },
-	};
+	return baseNode('splitOut', name, 1, {
+		fieldToSplitOut: field,
+		include: 'noOtherFields',
+		options: {},
+	});
 }
 
 /** n8n's HTTP Request node (4.2) authenticated with one of this package's credential types. */
@@ -45,17 +59,12 @@ export function httpRequestNode(
 	parameters: Record<string, unknown>,
 ): WorkflowNode {
 	return {
-		id: randomUUID(),
-		name: 'HTTP Request',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [0, 0],
-		parameters: {
+		...baseNode('httpRequest', 'HTTP Request', 4.2, {
 			authentication: 'predefinedCredentialType',
 			nodeCredentialType: credentialType,
 			options: {},
 			...parameters,
-		},
+		}),
 		credentials: { [credentialType]: credential },
 	};
 }
