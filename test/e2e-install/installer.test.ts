@@ -30,6 +30,7 @@ import { repoRoot } from '../e2e/harness/paths';
 import {
 	activateChain,
 	nodeOutput,
+	packageNode,
 	postToWebhook,
 	productionUrl,
 	waitForExecutionStatus,
@@ -370,15 +371,7 @@ describe('an update through the installer, with workflows saved on node versions
 	it('runs workflows saved on versions 1 and 1.1 of every action node, both triggers', async () => {
 		credentials = await createSimulatorCredentials(client, simulator, 'update');
 		const { scrapingApi, reviewScraperApi } = credentials;
-		const trigger: WorkflowNode = {
-			id: randomUUID(),
-			name: 'Callbacks',
-			type: `${packageName}.scrapingCallbackTrigger`,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: {},
-		};
+		const trigger = packageNode('scrapingCallbackTrigger', 'Callbacks', {});
 		callbacksId = await activateChain(client, 'update callbacks', [trigger]);
 		callbackUrl = productionUrl(n8n.url, trigger, 'callback');
 		expect((await postToWebhook(callbackUrl, {})).status).toBe(400);
@@ -444,14 +437,9 @@ describe('an update through the installer, with workflows saved on node versions
 		for (const [type, name, parameters, credential] of actions) {
 			for (const typeVersion of [1, 1.1]) {
 				const webhookPath = `update-${randomUUID()}`;
-				const node: WorkflowNode = {
-					id: randomUUID(),
-					name,
-					type: `${packageName}.${type}`,
+				const node = {
+					...packageNode(type, name, parameters, credential as WorkflowNode['credentials']),
 					typeVersion,
-					position: [0, 0],
-					parameters,
-					credentials: credential as WorkflowNode['credentials'],
 				};
 				const label = `${type} ${typeVersion}`;
 				const id = await activateChain(client, `update ${label}`, [webhookNode(webhookPath), node]);
@@ -459,21 +447,17 @@ describe('an update through the installer, with workflows saved on node versions
 			}
 		}
 
-		const recurring: WorkflowNode = {
-			id: randomUUID(),
-			name: 'Recurring Reviews',
-			type: `${packageName}.scheduledScrapeTrigger`,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: {
+		const recurring = packageNode(
+			'scheduledScrapeTrigger',
+			'Recurring Reviews',
+			{
 				collect: 'profile',
 				frequency: 'weekly',
 				url: RECURRING_URL,
 				externalIdentifier: 'update-recurring',
 			},
-			credentials: { scrapingApi },
-		};
+			{ scrapingApi },
+		);
 		recurringId = await activateChain(client, 'update recurring', [recurring]);
 		// Activation creates the trigger's schedule after the API call returns.
 		expect(await until(recurringSchedule)).toBeDefined();
@@ -499,19 +483,19 @@ describe('an update through the installer, with workflows saved on node versions
 		waitingId = await activateChain(client, 'update waiting', [
 			webhookNode(waitPath, { respond: 'onReceived' }),
 			{
-				id: randomUUID(),
-				name: 'Social Scraper',
-				type: `${packageName}.socialScraper`,
+				...packageNode(
+					'socialScraper',
+					'Social Scraper',
+					{
+						resource: 'photoPost',
+						operation: 'search',
+						keyword: '#update-wait',
+						waitForCompletion: true,
+						waitTimeLimit: 5,
+					},
+					{ scrapingApi: credentials.scrapingApi },
+				),
 				typeVersion: 1.1,
-				position: [0, 0],
-				parameters: {
-					resource: 'photoPost',
-					operation: 'search',
-					keyword: '#update-wait',
-					waitForCompletion: true,
-					waitTimeLimit: 5,
-				},
-				credentials: { scrapingApi: credentials.scrapingApi },
 			},
 		]);
 		expect((await client.callWebhook(waitPath, {})).status).toBe(200);

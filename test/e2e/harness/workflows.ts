@@ -4,22 +4,23 @@ import type { Execution, N8nClient, NodeRun, WorkflowNode } from './client';
 
 export const REVIEW_SCRAPER = 'n8n-nodes-review-scraping.reviewScraper';
 
+/** A node of any type, at version 1 unless `extra` says otherwise. */
+export function workflowNode(
+	type: string,
+	name: string,
+	parameters: Record<string, unknown> = {},
+	extra: Partial<WorkflowNode> = {},
+): WorkflowNode {
+	return { id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra };
+}
+
 /** One of n8n's own nodes (n8n-nodes-base). */
-export function baseNode(
+export const baseNode = (
 	type: string,
 	name: string,
 	typeVersion: number,
 	parameters: Record<string, unknown> = {},
-): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name,
-		type: `n8n-nodes-base.${type}`,
-		typeVersion,
-		position: [0, 0],
-		parameters,
-	};
-}
+) => workflowNode(`n8n-nodes-base.${type}`, name, parameters, { typeVersion });
 
 export function webhookNode(
 	path: string,
@@ -180,16 +181,10 @@ export function packageNode(
 	parameters: Record<string, unknown>,
 	credentials?: Record<string, { id: string; name: string }>,
 ): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name,
-		type: PACKAGE_NODE(type),
-		typeVersion: 1,
-		position: [0, 0],
+	return workflowNode(PACKAGE_NODE(type), name, parameters, {
 		webhookId: randomUUID(),
-		parameters,
 		...(credentials ? { credentials } : {}),
-	};
+	});
 }
 
 /** Production URL of a trigger whose webhook description has a `path` (n8n prefixes the webhook id). */
