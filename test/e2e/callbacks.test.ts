@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 import { PhotoEnvelope } from '../../simulator/schemas';
 import type { DeliveryRecord, PayloadKind } from '../../simulator/server';
@@ -23,6 +24,8 @@ const { client, state, simulator, submit, credentials, activated, activeCallback
 });
 
 const TRIGGER = CALLBACK_TRIGGER;
+/** The trigger secrets this file set, looked for in n8n's logs at the end. */
+const callbackSecrets: string[] = [];
 
 /** The trigger kind each simulator payload kind must be recognised as. */
 const KIND: Record<PayloadKind, string> = {
@@ -80,6 +83,7 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 
 	it('with a secret in the header: the right one starts the workflow, others get 401', async () => {
 		const secret = randomBytes(16).toString('hex');
+		callbackSecrets.push(secret);
 		const { id, url } = await activeCallbackTrigger('e2e callbacks: header secret', {
 			requireSecret: true,
 			secret,
@@ -297,4 +301,16 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 			},
 		]);
 	});
+});
+
+it("leaves no API key, token or callback secret in n8n's logs", () => {
+	const logs = state.queue
+		? state.queue.processes.map((process) => process.logFile).filter(Boolean)
+		: [state.logFile];
+	const text = logs.map((file) => readFileSync(file, 'utf8')).join('\n');
+	// The logs were read, and hold this run's lines.
+	expect(text.length).toBeGreaterThan(1000);
+	const secrets = [simulator.config.apiKey, simulator.config.token, ...callbackSecrets];
+	expect(callbackSecrets).toHaveLength(1);
+	expect(secrets.filter((secret) => text.includes(secret))).toEqual([]);
 });
