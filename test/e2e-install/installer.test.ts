@@ -30,9 +30,9 @@ import { repoRoot } from '../e2e/harness/paths';
 import {
 	activateChain,
 	nodeOutput,
+	packageNode,
 	postToWebhook,
 	productionUrl,
-	runThroughWebhook,
 	waitForExecutionStatus,
 	webhookNode,
 } from '../e2e/harness/workflows';
@@ -266,147 +266,6 @@ describe("n8n's community-node installer, from a local registry", () => {
 		}
 	});
 
-	it('runs a workflow of every node through production webhooks against the service', async () => {
-		credentials = await createSimulatorCredentials(client, simulator, 'installer');
-		const { scrapingApi, reviewScraperApi } = credentials;
-		const versions = new Map(
-			builtNodeDescriptions().map((d) => [d.name, latest(d.version)] as const),
-		);
-		const node = (
-			type: string,
-			name: string,
-			parameters: Record<string, unknown>,
-			credential?: Record<string, { id: string; name: string }>,
-		): WorkflowNode => ({
-			id: randomUUID(),
-			name,
-			type: `${packageName}.${type}`,
-			typeVersion: versions.get(type)!,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters,
-			...(credential ? { credentials: credential } : {}),
-		});
-		const requests = (api: string) => simulator.requests().filter((r) => r.api === api);
-		const schedules = () => [...simulator.state.schedules.values()].map((s) => s.schedule);
-		const activated: string[] = [];
-		try {
-			// Scraping Callback Trigger: receives what E-commerce Search and Social Scraper send back.
-			const trigger = node('scrapingCallbackTrigger', 'Callbacks', {});
-			activated.push(await activateChain(client, 'installer callbacks', [trigger]));
-			const callbackUrl = productionUrl(n8n.url, trigger, 'callback');
-			expect((await postToWebhook(callbackUrl, {})).status).toBe(400);
-
-			const review = await runThroughWebhook(
-				client,
-				'installer review scraper',
-				[
-					node(
-						'reviewScraper',
-						'Review Scraper',
-						{ resource: 'profile', operation: 'add', url: '={{ $json.body.url }}' },
-						{ reviewScraperApi },
-					),
-				],
-				{ url: 'https://www.example.com/biz/installer' },
-			);
-			expect(review.execution.status).toBe('success');
-			expect(review.output('Review Scraper')[0]).toEqual(
-				expect.objectContaining({ success: true, job_id: expect.any(Number) }),
-			);
-			expect(requests('review').map((r) => [r.method, r.path, r.query.url])).toEqual([
-				['POST', '/api/v2/profiles/add', 'https://www.example.com/biz/installer'],
-			]);
-
-			const search = await runThroughWebhook(client, 'installer e-commerce search', [
-				node(
-					'ecommerceSearch',
-					'E-commerce Search',
-					{
-						resource: 'product',
-						operation: 'search',
-						keyword: 'installer headphones',
-						sources: ['amazon'],
-						callbackUrl,
-					},
-					{ scrapingApi },
-				),
-			]);
-			expect(search.execution.status).toBe('success');
-			expect(requests('ecommerce')[0]?.body).toEqual(
-				expect.objectContaining({ keyword: 'installer headphones', callback: callbackUrl }),
-			);
-
-			const social = await runThroughWebhook(client, 'installer social scraper', [
-				node(
-					'socialScraper',
-					'Social Scraper',
-					{ resource: 'photoPost', operation: 'search', keyword: '#installer', callbackUrl },
-					{ scrapingApi },
-				),
-			]);
-			expect(social.execution.status).toBe('success');
-			expect(requests('photo')[0]?.body).toEqual(
-				expect.objectContaining({ keyword: '#installer', callback_url: callbackUrl }),
-			);
-			const [callbacksWorkflow] = activated;
-			const received = await client.waitForExecutions(callbacksWorkflow, 2, 30_000);
-			expect(received.map((e) => e.status)).toEqual(['success', 'success']);
-
-			const scheduler = await runThroughWebhook(client, 'installer scheduler', [
-				node(
-					'scrapingScheduler',
-					'Scraping Scheduler',
-					{
-						resource: 'schedule',
-						operation: 'create',
-						service: 'rsapi',
-						endpoint: 'add',
-						frequency: 'daily',
-						scheduleName: 'installer',
-						parametersInput: 'keyValue',
-						queryParameters: {
-							parameter: [
-								{ name: 'url', value: 'https://www.example.com/biz/installer-schedule' },
-								{ name: 'callback', value: callbackUrl },
-							],
-						},
-					},
-					{ scrapingApi },
-				),
-			]);
-			expect(scheduler.execution.status).toBe('success');
-			expect(schedules().map((s) => s.schedule_name)).toEqual(['installer']);
-
-			// Recurring Reviews Trigger: its schedule exists while the workflow is active.
-			const recurring = node(
-				'scheduledScrapeTrigger',
-				'Recurring Reviews',
-				{
-					collect: 'profile',
-					frequency: 'weekly',
-					url: 'https://www.example.com/biz/installer-recurring',
-					externalIdentifier: 'installer-recurring',
-				},
-				{ scrapingApi },
-			);
-			const recurringId = await activateChain(client, 'installer recurring', [recurring]);
-			activated.push(recurringId);
-			const created = await until(() => schedules().find((s) => s.schedule_name !== 'installer'));
-			expect(String(created?.payload.query_params.url)).toBe(
-				'https://www.example.com/biz/installer-recurring',
-			);
-			const fired = await simulator.fireSchedule(created!.schedule_id);
-			expect(fired.response.status).toBe(200);
-			const [run] = await client.waitForExecutions(recurringId, 1, 30_000);
-			expect(run.status).toBe('success');
-			expect(nodeOutput(run, 'Recurring Reviews').length).toBeGreaterThan(0);
-		} finally {
-			await deactivateAll(activated);
-		}
-		expect(await until(() => schedules().every((s) => s.schedule_name === 'installer'))).toBe(true);
-	});
-
 	it('uninstalls: no list entry, node or credential type, file or ledger entry', async () => {
 		const iconOf = ((await ourTypes())[0] as unknown as { iconUrl: { light: string } }).iconUrl
 			.light;
@@ -510,17 +369,9 @@ describe('an update through the installer, with workflows saved on node versions
 	});
 
 	it('runs workflows saved on versions 1 and 1.1 of every action node, both triggers', async () => {
-		credentials ??= await createSimulatorCredentials(client, simulator, 'update');
+		credentials = await createSimulatorCredentials(client, simulator, 'update');
 		const { scrapingApi, reviewScraperApi } = credentials;
-		const trigger: WorkflowNode = {
-			id: randomUUID(),
-			name: 'Callbacks',
-			type: `${packageName}.scrapingCallbackTrigger`,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: {},
-		};
+		const trigger = packageNode('scrapingCallbackTrigger', 'Callbacks', {});
 		callbacksId = await activateChain(client, 'update callbacks', [trigger]);
 		callbackUrl = productionUrl(n8n.url, trigger, 'callback');
 		expect((await postToWebhook(callbackUrl, {})).status).toBe(400);
@@ -586,14 +437,9 @@ describe('an update through the installer, with workflows saved on node versions
 		for (const [type, name, parameters, credential] of actions) {
 			for (const typeVersion of [1, 1.1]) {
 				const webhookPath = `update-${randomUUID()}`;
-				const node: WorkflowNode = {
-					id: randomUUID(),
-					name,
-					type: `${packageName}.${type}`,
+				const node = {
+					...packageNode(type, name, parameters, credential as WorkflowNode['credentials']),
 					typeVersion,
-					position: [0, 0],
-					parameters,
-					credentials: credential as WorkflowNode['credentials'],
 				};
 				const label = `${type} ${typeVersion}`;
 				const id = await activateChain(client, `update ${label}`, [webhookNode(webhookPath), node]);
@@ -601,21 +447,17 @@ describe('an update through the installer, with workflows saved on node versions
 			}
 		}
 
-		const recurring: WorkflowNode = {
-			id: randomUUID(),
-			name: 'Recurring Reviews',
-			type: `${packageName}.scheduledScrapeTrigger`,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: {
+		const recurring = packageNode(
+			'scheduledScrapeTrigger',
+			'Recurring Reviews',
+			{
 				collect: 'profile',
 				frequency: 'weekly',
 				url: RECURRING_URL,
 				externalIdentifier: 'update-recurring',
 			},
-			credentials: { scrapingApi },
-		};
+			{ scrapingApi },
+		);
 		recurringId = await activateChain(client, 'update recurring', [recurring]);
 		// Activation creates the trigger's schedule after the API call returns.
 		expect(await until(recurringSchedule)).toBeDefined();
@@ -641,19 +483,19 @@ describe('an update through the installer, with workflows saved on node versions
 		waitingId = await activateChain(client, 'update waiting', [
 			webhookNode(waitPath, { respond: 'onReceived' }),
 			{
-				id: randomUUID(),
-				name: 'Social Scraper',
-				type: `${packageName}.socialScraper`,
+				...packageNode(
+					'socialScraper',
+					'Social Scraper',
+					{
+						resource: 'photoPost',
+						operation: 'search',
+						keyword: '#update-wait',
+						waitForCompletion: true,
+						waitTimeLimit: 5,
+					},
+					{ scrapingApi: credentials.scrapingApi },
+				),
 				typeVersion: 1.1,
-				position: [0, 0],
-				parameters: {
-					resource: 'photoPost',
-					operation: 'search',
-					keyword: '#update-wait',
-					waitForCompletion: true,
-					waitTimeLimit: 5,
-				},
-				credentials: { scrapingApi: credentials.scrapingApi },
 			},
 		]);
 		expect((await client.callWebhook(waitPath, {})).status).toBe(200);

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
-
 import type { N8nClient, WorkflowNode } from '../e2e/harness/client';
 import type { QueueControl } from '../e2e/harness/queue-control';
 import type { QueueState, SuiteState } from '../e2e/harness/state';
 import {
 	activateChain,
+	baseNode,
 	nodeOutput,
 	packageNode,
 	postToWebhook,
@@ -35,28 +34,15 @@ afterAll(async () => {
 	if (extraStarted) await control.stopWebhook(1).catch(() => undefined);
 });
 
-const removeDuplicates = (): WorkflowNode => ({
-	id: randomUUID(),
-	name: 'Remove Duplicates',
-	type: 'n8n-nodes-base.removeDuplicates',
-	typeVersion: 2,
-	position: [0, 0],
-	parameters: {
+const removeDuplicates = (): WorkflowNode =>
+	baseNode('removeDuplicates', 'Remove Duplicates', 2, {
 		operation: 'removeItemsSeenInPreviousExecutions',
 		logic: 'removeItemsWithAlreadySeenKeyValues',
 		dedupeValue: '={{ $json.deliveryKey }}',
 		options: { scope: 'workflow' },
-	},
-});
+	});
 
-const processed = (): WorkflowNode => ({
-	id: randomUUID(),
-	name: 'Processed',
-	type: 'n8n-nodes-base.noOp',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-});
+const processed = (): WorkflowNode => baseNode('noOp', 'Processed', 1);
 
 const sendEverywhere = async (trigger: WorkflowNode, job: Record<string, unknown>) => {
 	const path = productionUrl('', trigger, 'callback');

@@ -149,18 +149,16 @@ function expectNoSecret(raw: string) {
 	}
 }
 
-// Each operation on version 1 (workflows saved since the first release) and on the newest (a tool
-// added today: Respond Job → Get's list picker from 1.3, Return All / Limit from 1.2).
+// Each operation on the newest version (Respond Job → Get's list picker from 1.3, Return All /
+// Limit from 1.2); what the older versions send is test/engine's.
 const toolCases = Object.entries(actionNodes).flatMap(([node, type]) =>
-	[...new Set([1, newestVersion(type)])].flatMap((typeVersion) =>
-		operationsOf(type).map((operation) => ({
-			label: `${node} ${operation}${typeVersion === 1 ? '' : ` ${typeVersion}`}`,
-			node,
-			operation,
-			typeVersion,
-			row: rows[node][operation],
-		})),
-	),
+	operationsOf(type).map((operation) => ({
+		label: `${node} ${operation}`,
+		node,
+		operation,
+		typeVersion: newestVersion(type),
+		row: rows[node][operation],
+	})),
 );
 
 describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agentVersion) => {
@@ -205,36 +203,6 @@ describe.each(AGENT_VERSIONS)('each action node as a tool of AI Agent %s', (agen
 			}
 		},
 	);
-
-	it("keeps a saved workflow's tool description: manual as written, automatic as the operation's", async () => {
-		const row = rows.reviewScraper['respondJob.get'];
-		for (const [descriptionType, expected] of [
-			['manual', 'Reads a respond job, as this workflow says.'],
-			['auto', defaultToolDescription('reviewScraper', 'respondJob.get')],
-		]) {
-			// As n8n's own Tool Description selector saved them before these tools had their own field.
-			const saved = {
-				...toolParameters(row),
-				descriptionType,
-				toolDescription: 'Reads a respond job, as this workflow says.',
-			};
-			if (descriptionType === 'auto') delete (saved as IDataObject).toolDescription;
-			const { id, path } = await activateAgentWithTool(client, {
-				name: `saved ${descriptionType} description, agent ${agentVersion}`,
-				agentVersion,
-				tool: toolNode('reviewScraper', 'respondJob.get', saved),
-				openAi,
-			});
-			try {
-				const caseId = `${agentVersion}-saved-${descriptionType}`.replace(/\./g, '');
-				const items = await row.items(simulator, caseId);
-				await callTool(path, caseId, argumentsOf(items[1]));
-				expect(model.toolsOffered(caseId)[0].description).toBe(expected);
-			} finally {
-				await client.deactivate(id);
-			}
-		}
-	});
 
 	it.each(waitingOperations())(
 		'%s with Wait for Completion: the delivered results, or a refusal before sending',

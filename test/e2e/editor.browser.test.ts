@@ -4,12 +4,7 @@ import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import type { Locator, Page } from 'playwright-core';
 
-import {
-	chooseOption as chooseOptionOf,
-	launchBrowser,
-	signIn,
-	type Browser,
-} from './harness/browser';
+import { launchBrowser, signIn, type Browser } from './harness/browser';
 import { loadExamples, prepareExample } from './harness/examples';
 import {
 	builtCredentialTypes,
@@ -93,21 +88,6 @@ function visibleParameters(resource: string, operation: string): string[] {
 		})
 		.map((p) => p.displayName);
 }
-
-async function dropdownOptions(parameter: string): Promise<string[]> {
-	await page.locator(`[data-test-id="parameter-input-${parameter}"]`).click();
-	const items = page.locator('[data-test-id="parameter-input-item"]:visible');
-	await items.first().waitFor();
-	const names = await items.evaluateAll((els) =>
-		els.map((el) =>
-			(el.querySelector('.option-headline')?.textContent ?? el.textContent ?? '').trim(),
-		),
-	);
-	// n8n adds this entry itself to nodes whose credential the HTTP Request node can use.
-	return names.filter((name) => name !== 'Custom API Call');
-}
-
-const chooseOption = (parameter: string, name: string) => chooseOptionOf(page, parameter, name);
 
 const parameterValue = (parameter: string) =>
 	page.locator(`[data-test-id="parameter-input-${parameter}"] input`).first().inputValue();
@@ -391,52 +371,6 @@ describe('the n8n editor in Chromium', () => {
 	);
 
 	it(
-		'lists every resource and, for each, every operation; no error in the panel',
-		step('resources-operations', async () => {
-			const resources = declaredOperations();
-			const shownResources = await dropdownOptions('resource');
-			await page.keyboard.press('Escape');
-			expect(shownResources).toEqual(resources.map((r) => r.resourceName));
-
-			for (const { resourceName, operations } of resources) {
-				await chooseOption('resource', resourceName);
-				await expect(parameterValue('resource')).resolves.toBe(resourceName);
-				const shownOperations = await dropdownOptions('operation');
-				await page.keyboard.press('Escape');
-				expect(shownOperations).toEqual(operations.map((o) => o.name));
-			}
-			await shot('05-node-panel-resources-operations');
-
-			const ndvText = await page.locator('[data-test-id="ndv"]').innerText();
-			expect(ndvText).not.toMatch(
-				/not currently installed|install this node|problem loading|could not load/i,
-			);
-			expect(browser.pageErrors).toEqual([]);
-		}),
-	);
-
-	it(
-		'opens every node of the package in its own panel without an error (one screenshot each)',
-		step('every-node', async () => {
-			const descriptions = builtNodeDescriptions();
-			const open = await openCanvasOf(
-				'every node',
-				descriptions.map((description) => ({ description, parameters: {}, typeVersion: 1 })),
-			);
-			for (const [index, description] of descriptions.entries()) {
-				const ndv = await open(index);
-				const text = await ndv.innerText();
-				expect(text).toContain(description.displayName);
-				expect(text).not.toMatch(
-					/not currently installed|install this node|problem loading|could not load/i,
-				);
-				await shot(`node-${description.name}`);
-				await page.keyboard.press('Escape');
-			}
-			expect(browser.pageErrors).toEqual([]);
-		}),
-	);
-	it(
 		'finds the right nodes when a newcomer searches by what they want, each with its own icon',
 		step('node-search-terms', async () => {
 			await page.goto(`${state.n8nUrl}/workflow/new`);
@@ -597,34 +531,6 @@ describe('the n8n editor in Chromium', () => {
 			} finally {
 				await simulator.stop();
 			}
-		}),
-	);
-
-	it(
-		"lists Review Scraper's Additional Fields alphabetically",
-		step('additional-fields-order', async () => {
-			const ndv = await openNode(describedNode('reviewScraper'), {
-				resource: 'profile',
-				operation: 'add',
-			});
-			await ndv
-				.locator(
-					'[data-test-id="collection-parameter-add-dropdown"], [data-test-id="collection-parameter-add"]',
-				)
-				.first()
-				.click();
-			const options = page.locator('[data-test-id="collection-parameter-option"]:visible');
-			await options.first().waitFor();
-			const names = (await options.allTextContents()).map((t) => t.trim());
-			expect(names).toEqual([
-				'External Identifier',
-				'Latest Reviews Count',
-				'Only Reviews Since Job',
-				'Reviews Since',
-			]);
-			await shot('review-scraper-additional-fields');
-			await page.keyboard.press('Escape');
-			await page.keyboard.press('Escape');
 		}),
 	);
 

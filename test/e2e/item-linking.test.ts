@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { Execution, WorkflowNode } from './harness/client';
 import { n8nMajor } from './harness/compat';
-import { directSubmitter } from './harness/submit';
-import { packageNode, splitOutNode, webhookNode } from './harness/workflows';
+import { baseNode, packageNode, splitOutNode, webhookNode } from './harness/workflows';
 import { useE2e } from './harness/suite';
 
 // The expression users write in the node after ours: reach back to an earlier node's item.
@@ -15,33 +14,19 @@ beforeEach(() => {
 	simulator.configure({ completionDelayMs: 300, ecommerceResponse: 'ack', photoPostCount: 7 });
 });
 
-function tagNode(name: string): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name,
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		position: [0, 0],
-		parameters: {
-			mode: 'manual',
-			assignments: {
-				assignments: [{ id: randomUUID(), name: 'tag', value: TAG_EXPRESSION, type: 'string' }],
-			},
-			includeOtherFields: true,
-			options: {},
+const tagNode = (name: string): WorkflowNode =>
+	baseNode('set', name, 3.4, {
+		mode: 'manual',
+		assignments: {
+			assignments: [{ id: randomUUID(), name: 'tag', value: TAG_EXPRESSION, type: 'string' }],
 		},
-	};
-}
+		includeOtherFields: true,
+		options: {},
+	});
 
 /** Loop Over Items with a batch size of 1: the pattern that makes many items wait in turn. */
-const loopNode = (): WorkflowNode => ({
-	id: randomUUID(),
-	name: 'Loop',
-	type: 'n8n-nodes-base.splitInBatches',
-	typeVersion: 3,
-	position: [0, 0],
-	parameters: { batchSize: 1, options: {} },
-});
+const loopNode = (): WorkflowNode =>
+	baseNode('splitInBatches', 'Loop', 3, { batchSize: 1, options: {} });
 
 const ourNode = (type: string, parameters: Record<string, unknown>, extra = {}): WorkflowNode => ({
 	...packageNode(type, 'Ours', parameters, credentials),
@@ -119,64 +104,56 @@ interface WaitingCase {
 	idOf: (item: Record<string, unknown>) => unknown;
 }
 
+/** An operation with Wait for Completion on; `param` reads the row's key back from its request. */
+const waitingCase = (
+	name: string,
+	type: string,
+	parameters: Record<string, unknown>,
+	[path, param]: [string, WaitingCase['param']],
+	idField = 'request_id',
+): WaitingCase => ({
+	name,
+	node: () => ourNode(type, { ...parameters, waitForCompletion: true, waitTimeLimit: 5 }),
+	path,
+	param,
+	idOf: (item) => item[idField],
+});
+
 const waitingCases: WaitingCase[] = [
-	{
-		name: 'Review Scraper → Profile → Add',
-		node: () =>
-			ourNode('reviewScraper', {
-				resource: 'profile',
-				operation: 'add',
-				url: '={{ "https://www.example.com/biz/" + $json.key }}',
-				waitForCompletion: true,
-				waitTimeLimit: 5,
-				additionalFields: { blocks: 2 },
-			}),
-		path: '/api/v2/profiles/add',
-		param: (request) => request.query.url,
-		idOf: (item) => item.job_id,
-	},
-	{
-		name: 'E-commerce Search → Product → Search',
-		node: () =>
-			ourNode('ecommerceSearch', {
-				resource: 'product',
-				operation: 'search',
-				keyword: '={{ "headphones " + $json.key }}',
-				waitForCompletion: true,
-				waitTimeLimit: 5,
-			}),
-		path: '/search',
-		param: (request) => request.body.keyword,
-		idOf: (item) => item.request_id,
-	},
-	{
-		name: 'Social Scraper → Photo Post → Search',
-		node: () =>
-			ourNode('socialScraper', {
-				resource: 'photoPost',
-				operation: 'search',
-				keyword: '={{ "#" + $json.key }}',
-				waitForCompletion: true,
-				waitTimeLimit: 5,
-			}),
-		path: '/v1/search',
-		param: (request) => request.body.keyword,
-		idOf: (item) => item.request_id,
-	},
-	{
-		name: 'Social Scraper → Social Post → Scrape',
-		node: () =>
-			ourNode('socialScraper', {
-				resource: 'socialPost',
-				operation: 'scrape',
-				url: '={{ "https://social.example.com/p/" + $json.key }}',
-				waitForCompletion: true,
-				waitTimeLimit: 5,
-			}),
-		path: '/v1/scrape',
-		param: (request) => request.body.url,
-		idOf: (item) => item.request_id,
-	},
+	waitingCase(
+		'Review Scraper → Profile → Add',
+		'reviewScraper',
+		{
+			resource: 'profile',
+			operation: 'add',
+			url: '={{ "https://www.example.com/biz/" + $json.key }}',
+			additionalFields: { blocks: 2 },
+		},
+		['/api/v2/profiles/add', (request) => request.query.url],
+		'job_id',
+	),
+	waitingCase(
+		'E-commerce Search → Product → Search',
+		'ecommerceSearch',
+		{ resource: 'product', operation: 'search', keyword: '={{ "headphones " + $json.key }}' },
+		['/search', (request) => request.body.keyword],
+	),
+	waitingCase(
+		'Social Scraper → Photo Post → Search',
+		'socialScraper',
+		{ resource: 'photoPost', operation: 'search', keyword: '={{ "#" + $json.key }}' },
+		['/v1/search', (request) => request.body.keyword],
+	),
+	waitingCase(
+		'Social Scraper → Social Post → Scrape',
+		'socialScraper',
+		{
+			resource: 'socialPost',
+			operation: 'scrape',
+			url: '={{ "https://social.example.com/p/" + $json.key }}',
+		},
+		['/v1/scrape', (request) => request.body.url],
+	),
 ];
 
 describe('Split Out → Loop Over Items → a waiting operation → Set with $(Split Out).item', () => {
@@ -281,111 +258,4 @@ describe('a waited-for job that ends invalid_url, in a loop, with Continue On Fa
 			}
 		},
 	);
-});
-
-describe('Split Out → an operation with many items out or error items → Set with $(Split Out).item', () => {
-	it('Photo Post → Get Results with Return All: every post of every page carries its own row tag', async () => {
-		simulator.configure({ photoPostCount: 23 });
-		const submit = directSubmitter(simulator);
-		const rows = [];
-		for (const row of ROWS.slice(0, 2)) {
-			const ack = await submit.photoSearch('http://127.0.0.1:9/unused', `#${row.key}`);
-			rows.push({ ...row, requestId: ack.request_id });
-		}
-		await simulator.waitForDeliveries(2, 20_000);
-		const execution = await run(
-			'link: return all',
-			[
-				ourNode('socialScraper', {
-					resource: 'photoPost',
-					operation: 'getResults',
-					requestId: '={{ $json.requestId }}',
-					returnAll: true,
-					options: { perPage: 5 },
-				}),
-				tagNode('Tag'),
-			],
-			[
-				[link('Split Out'), 'Ours'],
-				[link('Ours'), 'Tag'],
-			],
-			{ rows },
-		);
-		expectSucceeded(execution);
-		const items = allItems(execution, 'Tag');
-		expect(items).toHaveLength(2 * 23);
-		for (const item of items) {
-			expect(item.tag).toBe(rows.find((row) => row.requestId === item.request_id)?.tag);
-		}
-	});
-
-	it('Profile → Add Many (N in, N out) and a refused bulk call with Continue On Fail: each item keeps its row tag', async () => {
-		const addMany = () =>
-			ourNode(
-				'reviewScraper',
-				{
-					resource: 'profile',
-					operation: 'addMany',
-					callback: 'https://hooks.example.com/reviews',
-				},
-				{ onError: 'continueRegularOutput' },
-			);
-		const rows = ROWS.map((row) => ({ ...row, url: `https://www.example.com/biz/${row.key}` }));
-		const edges: Array<[ReturnType<typeof link>, string]> = [
-			[link('Split Out'), 'Ours'],
-			[link('Ours'), 'Tag'],
-		];
-		const accepted = await run('link: add many', [addMany(), tagNode('Tag')], edges, { rows });
-		expectSucceeded(accepted);
-		const items = allItems(accepted, 'Tag');
-		expect(items).toHaveLength(rows.length);
-		for (const item of items) {
-			expect(item.job_id).toBeDefined();
-			expect(item.tag).toBe(tagOfKey(item.url));
-		}
-
-		simulator.injectFault({ api: 'review', method: 'POST', kind: '500', times: 10 });
-		const refused = await run('link: add many refused', [addMany(), tagNode('Tag')], edges, {
-			rows,
-		});
-		expectSucceeded(refused);
-		const errors = allItems(refused, 'Tag');
-		expect(errors).toHaveLength(rows.length);
-		errors.forEach((item, index) => {
-			expect(item.error).toBeDefined();
-			expect(item.tag).toBe(rows[index].tag);
-		});
-	});
-
-	it('Profile → Add with Continue On Fail: the bad row gives an error item with its own tag', async () => {
-		const rows = ROWS.map((row) => ({
-			...row,
-			url: row.tag === 'south' ? 'not a url' : `https://www.example.com/biz/${row.key}`,
-		}));
-		const execution = await run(
-			'link: continue on fail',
-			[
-				ourNode(
-					'reviewScraper',
-					{
-						resource: 'profile',
-						operation: 'add',
-						url: '={{ $json.url }}',
-						callback: 'https://hooks.example.com/reviews',
-					},
-					{ onError: 'continueRegularOutput' },
-				),
-				tagNode('Tag'),
-			],
-			[
-				[link('Split Out'), 'Ours'],
-				[link('Ours'), 'Tag'],
-			],
-			{ rows },
-		);
-		expectSucceeded(execution);
-		const items = allItems(execution, 'Tag');
-		expect(items.map((item) => item.tag)).toEqual(rows.map((row) => row.tag));
-		expect(items.map((item) => item.error !== undefined)).toEqual([false, true, false]);
-	});
 });

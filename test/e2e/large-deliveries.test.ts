@@ -9,13 +9,10 @@ import {
 	executionCount,
 	nodeOutput,
 	packageNode,
-	postToWebhook,
-	productionUrl,
 	waitForExecutionStatus,
-	webhookBase,
 	webhookNode,
 } from './harness/workflows';
-import { useE2e } from './harness/suite';
+import { CALLBACK_TRIGGER, useE2e } from './harness/suite';
 
 // n8n's default N8N_PAYLOAD_SIZE_MAX is 16 MiB; the e2e n8n runs with the default.
 const MIB = 1024 * 1024;
@@ -24,7 +21,7 @@ const REVIEWS_FOR_20_MIB = 56_000;
 // About 104 MiB: a first crawl of a very large place, under the trigger's own limit of 128 MiB.
 const REVIEWS_FOR_100_MIB = 280_000;
 
-const { client, state, simulator, submit, credentials, activated } = useE2e({
+const { client, simulator, submit, credentials, activated, activeCallbackTrigger } = useE2e({
 	credentials: 'large deliveries e2e',
 });
 
@@ -40,15 +37,6 @@ beforeEach(() => {
 const bodySize = (delivery: DeliveryRecord) => Buffer.byteLength(JSON.stringify(delivery.payload));
 const reviewsOf = (delivery: DeliveryRecord) =>
 	(delivery.payload as { reviews: unknown[] }).reviews.length;
-
-async function activeCallbackTrigger(name: string, options: Record<string, unknown>) {
-	const node = packageNode('scrapingCallbackTrigger', 'Trigger', { options });
-	const id = await activateChain(client, name, [node]);
-	activated.add(id);
-	const url = productionUrl(webhookBase(state), node, 'callback');
-	expect((await postToWebhook(url, {})).status).toBe(400);
-	return { id, url };
-}
 
 /** Waits until the simulator has finished with its only delivery (delivered or given up). */
 async function settledDelivery(timeoutMs = 60_000): Promise<DeliveryRecord> {
@@ -74,7 +62,9 @@ function expectRefusedEveryTime(delivery: DeliveryRecord) {
 describe("a review job bigger than n8n's body limit (16 MiB by default)", () => {
 	it('reaches the workflow, every review, through a Callback Trigger with Receive Large Deliveries', async () => {
 		const { id, url } = await activeCallbackTrigger('large: callback trigger', {
-			binaryData: true,
+			options: {
+				binaryData: true,
+			},
 		});
 		await submit.reviewJob(url, undefined, REVIEWS_FOR_20_MIB);
 		const delivery = await settledDelivery();
@@ -82,13 +72,15 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 		expect(delivery.attemptLog.map((attempt) => attempt.status)).toEqual([200]);
 		const [execution] = await client.waitForExecutions(id, 1, 60_000);
 		expect(execution.status).toBe('success');
-		const [item] = nodeOutput(execution, 'Trigger');
+		const [item] = nodeOutput(execution, CALLBACK_TRIGGER);
 		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: REVIEWS_FOR_20_MIB });
 		expect((item.payload as { reviews: unknown[] }).reviews).toHaveLength(reviewsOf(delivery));
 	});
 
 	it('reaches the workflow at 100 MiB, every review, through a Callback Trigger with Receive Large Deliveries', async () => {
-		const { id, url } = await activeCallbackTrigger('large: 100 MiB', { binaryData: true });
+		const { id, url } = await activeCallbackTrigger('large: 100 MiB', {
+			options: { binaryData: true },
+		});
 		await submit.reviewJob(url, undefined, REVIEWS_FOR_100_MIB);
 		const delivery = await settledDelivery(180_000);
 		expect(bodySize(delivery)).toBeGreaterThan(100 * MIB);
@@ -106,13 +98,15 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 		const [execution] = await client.waitForExecutions(id, 1, 180_000);
 		expect(await client.listExecutions({ workflowId: id })).toHaveLength(1);
 		expect(execution.status).toBe('success');
-		const [item] = nodeOutput(execution, 'Trigger');
+		const [item] = nodeOutput(execution, CALLBACK_TRIGGER);
 		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: REVIEWS_FOR_100_MIB });
 		expect((item.payload as { reviews: unknown[] }).reviews).toHaveLength(REVIEWS_FOR_100_MIB);
 	}, 300_000);
 
 	it("refuses a delivery over the trigger's limit (128 MiB) with 413 before reading it", async () => {
-		const { id, url } = await activeCallbackTrigger('large: over the limit', { binaryData: true });
+		const { id, url } = await activeCallbackTrigger('large: over the limit', {
+			options: { binaryData: true },
+		});
 		const announced = 129 * MIB;
 		const sent = 1 * MIB;
 		const answer = await new Promise<{ status: number | undefined; body: string }>(
@@ -145,42 +139,11 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 	});
 
 	it('is refused by n8n (500) and lost after the service retries when the option is off', async () => {
-		const { id, url } = await activeCallbackTrigger('large: refused', {});
+		const { id, url } = await activeCallbackTrigger('large: refused');
 		await submit.reviewJob(url, undefined, REVIEWS_FOR_20_MIB);
 		const delivery = await settledDelivery();
 		expectRefusedEveryTime(delivery);
 		expect(await executionCount(client, id)).toBe(0);
-	});
-
-	it('reaches the workflow through a Scheduled Scrape Trigger with Receive Large Deliveries', async () => {
-		const trigger = packageNode(
-			'scheduledScrapeTrigger',
-			'Scheduled',
-			{
-				collect: 'profile',
-				frequency: 'weekly',
-				url: 'https://www.example.com/biz/e2e-large-first-crawl',
-				blocks: REVIEWS_FOR_20_MIB,
-				options: { binaryData: true },
-			},
-			{ scrapingApi: credentials.scrapingApi },
-		);
-		const id = await activateChain(client, 'large: scheduled trigger', [trigger]);
-		activated.add(id);
-		// Activation (and with it the trigger's schedule) completes after the API call returns.
-		const deadline = Date.now() + 10_000;
-		while (simulator.state.schedules.size === 0 && Date.now() < deadline) {
-			await new Promise((r) => setTimeout(r, 100));
-		}
-		const [{ schedule }] = [...simulator.state.schedules.values()];
-		expect((await simulator.fireSchedule(schedule.schedule_id)).response.status).toBe(200);
-		const delivery = await settledDelivery();
-		expect(bodySize(delivery)).toBeGreaterThan(20 * MIB);
-		expect(delivery.attemptLog.map((attempt) => attempt.status)).toEqual([200]);
-		const [execution] = await client.waitForExecutions(id, 1, 60_000);
-		expect(execution.status).toBe('success');
-		const [item] = nodeOutput(execution, 'Scheduled');
-		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: reviewsOf(delivery) });
 	});
 
 	it('cannot resume a waiting Profile → Add: n8n refuses it and the execution stays waiting (README: keep jobs small)', async () => {

@@ -1,6 +1,15 @@
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+
 import { connect } from './harness/state';
 import { builtCredentialTypes, builtNodeDescriptions, packageManifest } from './harness/fixtures';
 import type { N8nClient } from './harness/client';
+
+const operationOptions = (description: INodeTypeDescription) =>
+	description.properties
+		.filter((property) => property.name === 'operation')
+		.flatMap((property) => (property.options ?? []) as INodePropertyOptions[])
+		// n8n adds its own "Custom API Call" entry to every operation list.
+		.filter((option) => option.value !== '__CUSTOM_API_CALL__');
 
 let client: N8nClient;
 
@@ -47,6 +56,25 @@ describe('the installed package in n8n', () => {
 			const declared = (description.credentials ?? []).map((c) => c.name);
 			expect((type.credentials ?? []).map((c) => c.name)).toEqual(declared);
 			for (const name of declared) expect(credentialNames.has(name)).toBe(true);
+		}
+	});
+
+	it('gives each tool variant an ai_tool output, a tool description and every operation', async () => {
+		const { name: packageName } = packageManifest();
+		const loaded = (await client.nodeTypes()) as unknown as INodeTypeDescription[];
+		const actionNodes = builtNodeDescriptions().filter((description) => description.usableAsTool);
+		expect(actionNodes.length).toBeGreaterThan(0);
+		for (const description of actionNodes) {
+			const tool = loaded.find((type) => type.name === `${packageName}.${description.name}Tool`);
+			expect(tool).toBeDefined();
+			expect(JSON.stringify(tool!.outputs)).toContain('ai_tool');
+			const names = (tool!.properties as INodeProperties[]).map((p) => p.name);
+			expect(names).toEqual(expect.arrayContaining(['toolDescription', 'resource']));
+			const values = (d: INodeTypeDescription) =>
+				operationOptions(d)
+					.map((o) => o.value)
+					.sort();
+			expect(values(tool!)).toEqual(values(description));
 		}
 	});
 });

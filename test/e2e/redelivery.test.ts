@@ -3,37 +3,24 @@
  * a retry of the same content, an invalid_url job, and retries hours apart on the simulator's
  * compressed clock.
  */
-import { randomUUID } from 'node:crypto';
-
 import type { WorkflowNode } from './harness/client';
 import {
-	activateChain,
+	baseNode,
 	expectExecutionCountStays,
 	nodeOutput,
 	nodeRun,
 	packageNode,
 	postToWebhook,
-	productionUrl,
 	runThroughWebhook,
-	webhookBase,
 } from './harness/workflows';
-import { useE2e } from './harness/suite';
+import { CALLBACK_TRIGGER, useE2e } from './harness/suite';
 
-const { client, state, simulator, submit, credentials, activated } = useE2e({
+const { client, simulator, submit, credentials, activeCallbackTrigger } = useE2e({
 	credentials: 'redelivery e2e',
 });
 
-const TRIGGER = 'Scraping Callback Trigger';
+const TRIGGER = CALLBACK_TRIGGER;
 const INVALID_URL = 'https://www.example.com/biz/invalid-url/e2e';
-
-async function activeTrigger(name: string, options: Record<string, unknown> = {}) {
-	const node = packageNode('scrapingCallbackTrigger', TRIGGER, { options });
-	const id = await activateChain(client, name, [node]);
-	activated.add(id);
-	const url = productionUrl(webhookBase(state), node, 'callback');
-	expect((await postToWebhook(url, {})).status).toBe(400);
-	return { id, url };
-}
 
 /** The trigger's item of each finished execution, oldest first. */
 async function triggerItems(workflowId: string, count: number) {
@@ -59,7 +46,7 @@ function reversedKeys(value: unknown): unknown {
 
 describe('Scraping Callback Trigger: retries and re-syncs', () => {
 	it('first delivery, identical retry, re-sync with one review more → 2 executions, the second an update', async () => {
-		const { id, url } = await activeTrigger('e2e redelivery: re-sync');
+		const { id, url } = await activeCallbackTrigger('e2e redelivery: re-sync');
 		const ack = await submit.reviewJob(url);
 		const [first] = await simulator.waitForDeliveries(1, 20_000);
 		expect(first).toMatchObject({ state: 'delivered', finalStatus: 200, ref: ack.job_id });
@@ -98,29 +85,6 @@ describe('Scraping Callback Trigger: retries and re-syncs', () => {
 		});
 		await expectExecutionCountStays(client, id, 2);
 	});
-
-	it('"Only Completed Results" answers an invalid_url job with 200 and starts nothing', async () => {
-		const { id, url } = await activeTrigger('e2e redelivery: completed only', {
-			completedOnly: true,
-		});
-		await submit.reviewJob(url, INVALID_URL);
-		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
-		expect(delivery).toMatchObject({ state: 'delivered', finalStatus: 200, attempts: 1 });
-		expect((delivery.payload as { crawl_status: string }).crawl_status).toBe('invalid_url');
-		expect(await postToWebhook(url, delivery.payload as Record<string, unknown>)).toEqual({
-			status: 200,
-			body: { received: true, ignored: 'invalid_url' },
-		});
-		await expectExecutionCountStays(client, id, 0);
-	});
-
-	it('without the option, an invalid_url job starts the workflow with outcome invalid_url', async () => {
-		const { id, url } = await activeTrigger('e2e redelivery: invalid_url outcome');
-		const ack = await submit.reviewJob(url, INVALID_URL);
-		const [item] = await triggerItems(id, 1);
-		expect(item).toMatchObject({ id: String(ack.job_id), outcome: 'invalid_url' });
-		expect((item.payload as { reviews: unknown[] }).reviews).toEqual([]);
-	});
 });
 
 describe('Wait for Completion: a job that ends invalid_url', () => {
@@ -140,14 +104,7 @@ describe('Wait for Completion: a job that ends invalid_url', () => {
 		...extra,
 	});
 
-	const after = (): WorkflowNode => ({
-		id: randomUUID(),
-		name: 'After',
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	});
+	const after = (): WorkflowNode => baseNode('noOp', 'After', 1);
 
 	it('fails the item with a message naming the job and invalid_url; nothing after it runs', async () => {
 		const run = await runThroughWebhook(
@@ -169,26 +126,6 @@ describe('Wait for Completion: a job that ends invalid_url', () => {
 		);
 		expect(error?.description).toMatch(/^The service could not collect from the given URL/);
 		expect(run.execution.data?.resultData.runData.After).toBeUndefined();
-	});
-
-	it('with Continue On Fail, the error item goes on to the next node', async () => {
-		const next = after();
-		const run = await runThroughWebhook(
-			client,
-			'e2e wait: invalid_url, continue on fail',
-			[addAndWait({ onError: 'continueRegularOutput' }), next],
-			{},
-			{ respond: 'onReceived', timeoutMs: 30_000 },
-		);
-		const [delivery] = simulator.deliveries();
-		expect(run.execution.status).toBe('success');
-		expect(run.output('After')).toEqual([
-			expect.objectContaining({
-				error: `Job ${delivery.ref} ended with status "invalid_url" (invalid_url), not completed`,
-				outcome: 'invalid_url',
-				id: String(delivery.ref),
-			}),
-		]);
 	});
 });
 

@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 
 import type { Simulator } from '../../../simulator/server';
 import type { N8nClient, WorkflowNode } from './client';
-import { profileAddResumingHere, webhookNode } from './workflows';
+import { baseNode, profileAddResumingHere, webhookNode, workflowNode } from './workflows';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -67,15 +67,8 @@ export function reviewJobDelivery(): { job_id: number } & Record<string, unknown
 
 /** The Scraping Callback Trigger as a user drops it in: no options. */
 export function callbackTriggerNode(packageName: string): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name: 'Scraping Callback Trigger',
-		type: `${packageName}.scrapingCallbackTrigger`,
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: {},
-	};
+	const type = `${packageName}.scrapingCallbackTrigger`;
+	return workflowNode(type, 'Scraping Callback Trigger', {}, { webhookId: randomUUID() });
 }
 
 /** The Recurring Reviews Trigger as a user sets it up: one profile, three reviews a run. */
@@ -83,21 +76,21 @@ export function recurringTriggerNode(
 	packageName: string,
 	credential: { id: string; name: string },
 ): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name: 'Recurring Reviews Trigger',
-		type: `${packageName}.scheduledScrapeTrigger`,
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		credentials: { scrapingApi: credential },
-		parameters: {
-			collect: 'profile',
-			frequency: 'daily',
-			url: `https://www.example.com/biz/recurring-${randomUUID()}`,
-			blocks: 3,
-		},
+	const parameters = {
+		collect: 'profile',
+		frequency: 'daily',
+		url: `https://www.example.com/biz/recurring-${randomUUID()}`,
+		blocks: 3,
 	};
+	return workflowNode(
+		`${packageName}.scheduledScrapeTrigger`,
+		'Recurring Reviews Trigger',
+		parameters,
+		{
+			webhookId: randomUUID(),
+			credentials: { scrapingApi: credential },
+		},
+	);
 }
 
 /**
@@ -189,14 +182,11 @@ export function fastPathDeliveryNodes(packageName: string): {
 } {
 	const { node, path } = fastPathWebhookNode();
 	const reader = 'Scraping Delivery';
-	const delivery: WorkflowNode = {
-		id: randomUUID(),
-		name: reader,
-		type: `${packageName}.scrapingDelivery`,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource: 'delivery', operation: 'read', options: {} },
-	};
+	const delivery = workflowNode(`${packageName}.scrapingDelivery`, reader, {
+		resource: 'delivery',
+		operation: 'read',
+		options: {},
+	});
 	return { nodes: [node, delivery], path, reader };
 }
 
@@ -361,34 +351,24 @@ export function waitingNodes(
 	credential: { id: string; name: string },
 ): WorkflowNode[] {
 	if (resumer === 'waitForCompletion') {
+		const parameters = {
+			resource: 'profile',
+			operation: 'add',
+			url: '={{ $json.body.url }}',
+			additionalFields: { blocks: '={{ $json.body.blocks }}' },
+			waitForCompletion: true,
+		};
 		return [
-			{
-				id: randomUUID(),
-				name: 'Review Scraper',
-				type: `${packageName}.reviewScraper`,
-				typeVersion: 1,
-				position: [0, 0],
+			workflowNode(`${packageName}.reviewScraper`, 'Review Scraper', parameters, {
 				credentials: { reviewScraperApi: credential },
-				parameters: {
-					resource: 'profile',
-					operation: 'add',
-					url: '={{ $json.body.url }}',
-					additionalFields: { blocks: '={{ $json.body.blocks }}' },
-					waitForCompletion: true,
-				},
-			},
+			}),
 		];
 	}
 	return [
 		profileAddResumingHere(credential, simulatorBaseUrl),
 		{
-			id: randomUUID(),
-			name: 'Wait',
-			type: 'n8n-nodes-base.wait',
-			typeVersion: 1.1,
-			position: [0, 0],
+			...baseNode('wait', 'Wait', 1.1, { resume: 'webhook', httpMethod: 'POST', options: {} }),
 			webhookId: randomUUID(),
-			parameters: { resume: 'webhook', httpMethod: 'POST', options: {} },
 		},
 	];
 }

@@ -2,6 +2,9 @@ import type { Simulator } from '../../../simulator/server';
 import { createSimulatorCredentials, newSimulator } from './fixtures';
 import { connect } from './state';
 import { directSubmitter } from './submit';
+import { activateChain, packageNode, postToWebhook, productionUrl, webhookBase } from './workflows';
+
+export const CALLBACK_TRIGGER = 'Scraping Callback Trigger';
 
 export type CredentialRef = { id: string; name: string };
 
@@ -54,5 +57,25 @@ export function useE2e(options: E2eSuiteOptions = {}) {
 	if (options.resetEachTest ?? true) beforeEach(() => simulator.reset());
 	if ((options.deactivate ?? 'afterEach') === 'afterEach') afterEach(() => deactivateAll(false));
 
-	return { client, state, simulator, credentials, activated, submit: directSubmitter(simulator) };
+	/** Publishes a workflow of a Scraping Callback Trigger alone; gives its production URL. */
+	const activeCallbackTrigger = async (name: string, parameters: Record<string, unknown> = {}) => {
+		const node = packageNode('scrapingCallbackTrigger', CALLBACK_TRIGGER, parameters);
+		const id = await activateChain(client, name, [node]);
+		activated.add(id);
+		const url = productionUrl(webhookBase(state), node, 'callback');
+		// n8n registers the production webhook a moment after activation and the service does not
+		// retry a 404, so wait for it with a body the trigger refuses (400, or 401 with a secret).
+		expect([400, 401]).toContain((await postToWebhook(url, {})).status);
+		return { id, url };
+	};
+
+	return {
+		client,
+		state,
+		simulator,
+		credentials,
+		activated,
+		submit: directSubmitter(simulator),
+		activeCallbackTrigger,
+	};
 }

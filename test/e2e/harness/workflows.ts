@@ -4,6 +4,24 @@ import type { Execution, N8nClient, NodeRun, WorkflowNode } from './client';
 
 export const REVIEW_SCRAPER = 'n8n-nodes-review-scraping.reviewScraper';
 
+/** A node of any type, at version 1 unless `extra` says otherwise. */
+export function workflowNode(
+	type: string,
+	name: string,
+	parameters: Record<string, unknown> = {},
+	extra: Partial<WorkflowNode> = {},
+): WorkflowNode {
+	return { id: randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra };
+}
+
+/** One of n8n's own nodes (n8n-nodes-base). */
+export const baseNode = (
+	type: string,
+	name: string,
+	typeVersion: number,
+	parameters: Record<string, unknown> = {},
+) => workflowNode(`n8n-nodes-base.${type}`, name, parameters, { typeVersion });
+
 export function webhookNode(
 	path: string,
 	options: { name?: string; respond?: 'lastNode' | 'onReceived' } = {},
@@ -28,14 +46,11 @@ export function webhookNode(
 
 /** Turns `body[field]` (an array) of the incoming request into one item per element. */
 export function splitOutNode(field: string, name = 'Split Out'): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name,
-		type: 'n8n-nodes-base.splitOut',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { fieldToSplitOut: field, include: 'noOtherFields', options: {} },
-	};
+	return baseNode('splitOut', name, 1, {
+		fieldToSplitOut: field,
+		include: 'noOtherFields',
+		options: {},
+	});
 }
 
 /** n8n's HTTP Request node (4.2) authenticated with one of this package's credential types. */
@@ -45,17 +60,12 @@ export function httpRequestNode(
 	parameters: Record<string, unknown>,
 ): WorkflowNode {
 	return {
-		id: randomUUID(),
-		name: 'HTTP Request',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [0, 0],
-		parameters: {
+		...baseNode('httpRequest', 'HTTP Request', 4.2, {
 			authentication: 'predefinedCredentialType',
 			nodeCredentialType: credentialType,
 			options: {},
 			...parameters,
-		},
+		}),
 		credentials: { [credentialType]: credential },
 	};
 }
@@ -171,16 +181,10 @@ export function packageNode(
 	parameters: Record<string, unknown>,
 	credentials?: Record<string, { id: string; name: string }>,
 ): WorkflowNode {
-	return {
-		id: randomUUID(),
-		name,
-		type: PACKAGE_NODE(type),
-		typeVersion: 1,
-		position: [0, 0],
+	return workflowNode(PACKAGE_NODE(type), name, parameters, {
 		webhookId: randomUUID(),
-		parameters,
 		...(credentials ? { credentials } : {}),
-	};
+	});
 }
 
 /** Production URL of a trigger whose webhook description has a `path` (n8n prefixes the webhook id). */
