@@ -139,19 +139,6 @@ describe('Scraping Delivery → Read: the secret', () => {
 			else await expect(run).rejects.toThrow('Invalid or missing callback secret (item 0)');
 		},
 	);
-
-	it('never puts the secret in its output, echoed or not, nor in an error', async () => {
-		const { run } = workflow(requiring('query'), true);
-		const output = await run(
-			received(photoSearch, { secret: SECRET }),
-			received(reviewJob(8), { secret: `${SECRET}x` }),
-		);
-		expect(output).toHaveLength(2);
-		expect((output[0].json.payload as IDataObject).request_metadata).toMatchObject({
-			callback_url: 'https://n8n.example.com/webhook/deliveries?secret=***',
-		});
-		expect(JSON.stringify(output)).not.toContain(SECRET);
-	});
 });
 
 describe('Scraping Delivery → Read: what gives no item', () => {
