@@ -17,9 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => sim.stop());
 
-// The other routes' bodies are parsed with their schemas by the tests of their API (review, scheduling,
-// ecommerce, scrapers).
-describe('route table: the routes no API test reads answer a body that parses with its schema', () => {
+// The other routes' bodies are parsed with their schemas by the tests of their API.
+describe('the routes no API test reads answer a body that parses with its schema', () => {
 	it.each<[string, z.ZodTypeAny, HttpOptions?]>([
 		['GET review /api/v2/responds/jobs', RespondJobList],
 		['GET review /api/v2/responds/jobs/7001', RespondJob],
