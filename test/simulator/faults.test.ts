@@ -44,20 +44,6 @@ describe('fault kinds', () => {
 		},
 	);
 
-	it.each([
-		['reset-before', 'destroys the connection without processing the request', 0],
-		['reset-after', 'processes the request fully, then destroys the connection', 1],
-	] as const)('%s %s', async (kind, _does, jobs) => {
-		sim.injectFault({ method: 'POST', path: '/api/v2/profiles/add', kind });
-		await expect(addProfile()).rejects.toMatchObject({
-			code: expect.stringMatching(/ECONNRESET|UND_ERR_SOCKET/),
-		});
-		expect(sim.counts().jobs).toBe(jobs);
-		expect(sim.state.reviewJobs.has(10001)).toBe(jobs === 1);
-		expect(sim.requests()).toMatchObject([{ fault: kind, path: '/api/v2/profiles/add' }]);
-		expect(sim.requests()[0].responseStatus).toBeUndefined();
-	});
-
 	it('slow waits delayMs, then answers normally', async () => {
 		sim.injectFault({ api: 'scheduling', kind: 'slow', delayMs: 150 });
 		const started = Date.now();

@@ -104,14 +104,6 @@ describe('photo-sharing scraper', () => {
 		}
 	});
 
-	it('follows photoPostCount', async () => {
-		suite.sim.configure({ photoPostCount: 3 });
-		const id = await submitPhoto();
-		await suite.sim.waitForDeliveries(1, 2000);
-		expect(PhotoEnvelope.parse(suite.receiver.received[0].body).results).toHaveLength(3);
-		expect((await photoResults(id)).pagination.total_pages).toBe(1);
-	});
-
 	it.each([
 		['callback_url missing', { keyword: 'x' }, /^callback_url is required/],
 		['keyword missing', { callback_url: hook }, /^keyword is required/],
@@ -124,16 +116,6 @@ describe('photo-sharing scraper', () => {
 	])('refuses %s with 400', (_name, body, details) =>
 		expectRefused(photoSearch(body), details, () => suite.sim.counts().photoSearches),
 	);
-
-	it('takes an external_identifier longer than 255 characters (spec section "Limits": review jobs only)', async () => {
-		const response = await photoSearch({
-			callback_url: hook,
-			keyword: 'x',
-			external_identifier: 'e'.repeat(300),
-		});
-		expect(response.status).toBe(200);
-		expect(suite.sim.counts().photoSearches).toBe(1);
-	});
 });
 
 describe('social-network scraper', () => {

@@ -14,14 +14,6 @@ const property = (name: string) =>
 	description.properties.find((candidate) => candidate.name === name) as INodeProperties;
 
 describe('E-Commerce Search description', () => {
-	it('is an AI-usable node on the Scraping API credential', () => {
-		expect(description).toMatchObject({
-			name: 'ecommerceSearch',
-			usableAsTool: true,
-			credentials: [{ name: 'scrapingApi', required: true }],
-		});
-	});
-
 	it('offers in the Filters collection exactly the filters that the body builder reads', () => {
 		const offered = (property('filters').options as INodeProperties[]).map((option) => option.name);
 		const read = [...TEXT_FILTERS, ...RANGE_FILTERS, ...FLAG_FILTERS, ...RANKING_FILTERS].map(
@@ -42,16 +34,5 @@ describe('E-Commerce Search description', () => {
 			);
 			expect(range.description).toContain('"Equal" overrides the other operators');
 		}
-	});
-
-	it('says that Equal overrides the other operators on the range itself, not in a notice every search shows', () => {
-		expect(property('equalNotice')).toBeUndefined();
-	});
-
-	it('caps Results per Page at 500 in the editor too', () => {
-		const perPage = (property('additionalFields').options as INodeProperties[]).find(
-			(option) => option.name === 'perPage',
-		)!;
-		expect(perPage.typeOptions).toMatchObject({ minValue: 1, maxValue: 500 });
 	});
 });

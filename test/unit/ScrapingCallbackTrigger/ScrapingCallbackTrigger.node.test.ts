@@ -149,35 +149,6 @@ describe('Scraping Callback Trigger webhook', () => {
 		expect((await receive(request, staticData)).items).toHaveLength(1);
 	});
 
-	it('starts the workflow again for a re-sync (same id, new content), marked as an update', async () => {
-		const staticData: IDataObject = {};
-		const job = { ...samples.reviewJob, job_id: 556, reviews: [{ id: 'a' }, { id: 'b' }] };
-		const first = await receive({ body: job }, staticData);
-		const retry = await receive({ body: { ...job } }, staticData);
-		const resync = await receive(
-			{ body: { ...job, reviews: [...job.reviews, { id: 'c' }] } },
-			staticData,
-		);
-		expect(first.items[0].redelivery).toBeUndefined();
-		expect(retry.result).toEqual(DUPLICATE);
-		const [update] = resync.items;
-		expect(update.redelivery).toBe('update');
-		expect(Date.parse(String(update.previousDeliveryAt))).toBeGreaterThan(0);
-		expect((update.payload as IDataObject).reviews).toHaveLength(3);
-	});
-
-	it.each([
-		[invalidUrlJob, 'invalid_url'],
-		[{ ...samples.reviewJob, crawl_status: 'complete' }, 'completed'],
-		[{ ...samples.videoRequest, status: 'failed' }, 'failed'],
-		[{ ...samples.videoRequest, status: 'login_required' }, 'failed'],
-		[{ ...samples.videoRequest, status: 'in_progress' }, 'pending'],
-		[failedSocial, 'failed'],
-		[samples.socialScrape, 'completed'],
-	])('gives %j the outcome %s', async (body, outcome) => {
-		expect((await receive({ body })).items[0].outcome).toBe(outcome);
-	});
-
 	it.each([
 		[invalidUrlJob, 'invalid_url'],
 		[{ ...samples.videoRequest, status: 'queued_for_review' }, 'pending'],

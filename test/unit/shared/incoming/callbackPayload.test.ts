@@ -50,6 +50,8 @@ describe('payload outcome', () => {
 		[{ request_id: 'r', status: 'failed' }, 'failed'],
 		[{ request_id: 'r', status: 'login_required' }, 'failed'],
 		[{ request_id: 'r', status: 'FAILED' }, 'failed'],
+		[{ request_id: 'r', status: 'in_progress' }, 'pending'],
+		[{ request_id: 'r', status: 'queued_for_review' }, 'pending'],
 	])('%j → %s', (payload, outcome) => {
 		expect(payloadOutcome(payload)).toBe(outcome);
 	});

@@ -144,41 +144,19 @@ describe('text and number lists', () => {
 });
 
 describe('buildFilters', () => {
-	it('maps every filter of the collection to the service names', () => {
+	// The other filters are sent through the engine in test/engine/EcommerceSearch.test.ts.
+	it('maps url, reduced price, overall pick and prime to the service names, flags given as text too', () => {
 		expect(
 			buildFilters(read, {
-				nameContains: ['wireless', 'headphones'],
 				urlContains: ['/dp/'],
-				fullPrice: { condition: [{ operator: 'lte', value: 100 }] },
 				reducedPrice: { condition: [{ operator: 'gt', value: 5 }] },
-				rating: { condition: [{ operator: 'gte', value: 4 }] },
-				reviewCount: { condition: [{ operator: 'eq', value: 12 }] },
-				boughtLastMonth: {
-					condition: [
-						{ operator: 'gt', value: 50 },
-						{ operator: 'lt', value: 500 },
-					],
-				},
-				sponsored: false,
-				bestseller: true,
 				overallPick: true,
 				prime: false,
-				rankingPages: '1, 2',
-				rankingPositions: 3,
 			}),
-		).toEqual({
-			name: ['wireless', 'headphones'],
-			url: '/dp/',
-			full_price: { lte: 100 },
-			reduced_price: { gt: 5 },
-			rating: { gte: 4 },
-			review_count: { eq: 12 },
-			bought_last_month: { gt: 50, lt: 500 },
-			sponsored: false,
-			bestseller: true,
-			overall_pick: true,
-			prime: false,
-			ranking: { pages: [1, 2], positions: 3 },
+		).toEqual({ url: '/dp/', reduced_price: { gt: 5 }, overall_pick: true, prime: false });
+		expect(buildFilters(read, { prime: 'true', bestseller: 'false' })).toEqual({
+			prime: true,
+			bestseller: false,
 		});
 	});
 
@@ -195,21 +173,6 @@ describe('buildFilters', () => {
 				rankingPositions: ' ',
 			}),
 		).toBeUndefined();
-	});
-
-	it.each([
-		[
-			'ranking with only the part that was given',
-			{ rankingPositions: [1, 2] },
-			{ ranking: { positions: [1, 2] } },
-		],
-		[
-			'flags given as text by an expression',
-			{ prime: 'true', bestseller: 'false' },
-			{ prime: true, bestseller: false },
-		],
-	])('sends %s', (_name, filters, sent) => {
-		expect(buildFilters(read, filters)).toEqual(sent);
 	});
 
 	it.each([

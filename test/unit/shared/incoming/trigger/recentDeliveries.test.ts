@@ -5,46 +5,6 @@ import {
 	recordDelivery,
 } from '../../../../../nodes/shared/incoming/trigger/recentDeliveries';
 
-const job = {
-	job_id: 556,
-	crawl_status: 'complete',
-	meta_data: '{"a":1}',
-	reviews: [
-		{ id: 'r1', rating_value: 5, review_text: 'Great' },
-		{ id: 'r2', rating_value: 3, review_text: 'Fine' },
-	],
-};
-
-describe('content digest', () => {
-	const reordered = {
-		reviews: [
-			{ review_text: 'Great', id: 'r1', rating_value: 5 },
-			{ rating_value: 3, review_text: 'Fine', id: 'r2' },
-		],
-		meta_data: '{"a":1}',
-		crawl_status: 'complete',
-		job_id: 556,
-	};
-
-	it.each<[string, unknown, unknown]>([
-		['keys in another order, at every depth', job, reordered],
-		['undefined in a list read as null', { a: [undefined] }, { a: [null] }],
-		['an undefined value read as a missing key', { a: undefined }, {}],
-	])('is the same for %s', (_name, one, other) => {
-		expect(contentDigest(one)).toBe(contentDigest(other));
-	});
-
-	it.each<[string, unknown, unknown]>([
-		['one review more', job, { ...job, reviews: [...job.reviews, { id: 'r3', rating_value: 1 }] }],
-		['a changed value', job, { ...job, crawl_status: 'invalid_url' }],
-		['reviews in another order', job, { ...job, reviews: [...job.reviews].reverse() }],
-		['null and a missing key', { a: null }, {}],
-		['a number and a string', { a: 1 }, { a: '1' }],
-	])('differs for %s', (_name, one, other) => {
-		expect(contentDigest(one)).not.toBe(contentDigest(other));
-	});
-});
-
 describe('delivery window', () => {
 	it('classifies new, repeat and update, and keeps the window bounded', () => {
 		const scope = `scope-${Math.random()}`;
