@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { ConfigPatch } from '../../simulator/config';
-import type { NodeSpec } from './harness';
+import type { Simulator } from '../../simulator/server';
+import { credentialsFor, credentialTypes, nodeTypes } from './fixtures';
+import { runWorkflow, type NodeSpec } from './harness';
 
 const ROOT = join(__dirname, '..', '..');
 const SUFFIX = '.workflow.json';
@@ -89,4 +91,68 @@ export function normalise<T>(value: T, origins: Record<string, string>): T {
 		}
 		return text;
 	}) as T;
+}
+
+/**
+ * Arranges the simulator as the workflow asks, runs it, and gives what was observed in the
+ * workflow file's terms. `arranged` runs between the arrangement and the run (a fault to inject).
+ */
+export async function runOperation(
+	sim: Simulator,
+	receiverUrl: string,
+	workflow: OperationWorkflow,
+	arranged: () => void = () => {},
+) {
+	const origins = { [new URL(sim.urls.baseUrl).origin]: '{{sim}}', [receiverUrl]: '{{receiver}}' };
+	let answered = '';
+	const fill = <T>(value: T): T => {
+		let text = JSON.stringify(value).replaceAll('{{answered}}', answered);
+		for (const [origin, placeholder] of Object.entries(origins)) {
+			text = text.replaceAll(placeholder, origin);
+		}
+		return JSON.parse(text) as T;
+	};
+	if (workflow.configure) sim.configure(workflow.configure);
+	for (const step of workflow.before ?? []) {
+		if ('seedVideoRequest' in step) {
+			answered = sim.seedVideoRequest(fill(step.seedVideoRequest)).request_id;
+			continue;
+		}
+		const [method, url] = fill(step.call).split(' ');
+		const response = await fetch(url, {
+			method,
+			headers: { 'content-type': 'application/json', 'x-api-key': sim.config.apiKey },
+			body: JSON.stringify(fill(step.body)),
+		});
+		if (!response.ok) throw new Error(`${step.call} answered HTTP ${response.status}`);
+		const answer = (await response.json()) as IDataObject;
+		answered = String(answer.request_id ?? (answer.results as IDataObject[])[0].schedule_id);
+		await sim.waitForDeliveries(step.deliveries ?? 1, 5000);
+	}
+	sim.clearRequests();
+	arranged();
+	const nodes = fill(workflow.nodes);
+	const run = await runWorkflow({
+		nodes,
+		nodeTypes,
+		credentialTypes,
+		credentials: credentialsFor(sim),
+		inputItems: fill(workflow.input ?? [{}]).map((json): INodeExecutionData => ({ json })),
+	});
+	const node = nodes[nodes.length - 1].name;
+	const requests = sim.requests();
+	const observed: Pick<OperationWorkflow, 'requests' | 'output'> = normalise(
+		{
+			requests: requests.map(({ method, api, path, query, body }) => ({
+				method,
+				api,
+				path,
+				...(Object.keys(query).length ? { query } : {}),
+				...(body === undefined || body === null ? {} : { body }),
+			})),
+			output: run.status === 'success' ? run.json(node) : [{ error: run.error?.message }],
+		},
+		origins,
+	);
+	return { run, node, requests, observed };
 }
