@@ -1,13 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.node';
-import {
-	EcommerceEnvelope,
-	EcommerceProduct,
-	EcommerceSearchRequest,
-	SubmitAck,
-} from '../../simulator/schemas';
-import { credentialsFor, credentialTypes, startReceiver, useSimulator } from './fixtures';
+import { EcommerceEnvelope, SubmitAck } from '../../simulator/schemas';
+import { credentialsFor, credentialTypes, useSimulator } from './fixtures';
 import { type NodeSpec, runWorkflow } from './harness';
 
 const context = useSimulator({ productCount: 250 });
@@ -44,65 +39,8 @@ async function run(
 }
 
 const searches = () => context.sim.requests().filter((request) => request.path === '/search');
-const withoutRequestId = ({ request_id: _requestId, ...product }: IDataObject) => product;
 
 describe('Product → Search', () => {
-	it('sends keyword, sources, every kind of filter and paging, and returns one item per product', async () => {
-		const result = await run({
-			keyword: 'headphones',
-			sources: ['amazon', 'ebay'],
-			otherSources: 'walmart',
-			filters: {
-				nameContains: ['headphones'],
-				fullPrice: {
-					condition: [
-						{ operator: 'gte', value: 5 },
-						{ operator: 'lt', value: 900 },
-					],
-				},
-				rating: { condition: [{ operator: 'gte', value: 2 }] },
-				sponsored: false,
-			},
-			additionalFields: { page: 1, perPage: 20, limit: 60 },
-		});
-
-		expect(result.status).toBe('success');
-		const [request] = searches();
-		expect(request.method).toBe('POST');
-		expect(request.headers['x-api-key']).toBeDefined();
-		expect(request.body).toEqual({
-			callback: CALLBACK,
-			keyword: 'headphones',
-			source: ['amazon', 'ebay', 'walmart'],
-			filters: {
-				name: 'headphones',
-				full_price: { gte: 5, lt: 900 },
-				rating: { gte: 2 },
-				sponsored: false,
-			},
-			page: 1,
-			per_page: 20,
-			limit: 60,
-		});
-		expect(EcommerceSearchRequest.safeParse(request.body).success).toBe(true);
-
-		const items = result.items();
-		expect(items.length).toBeGreaterThan(0);
-		expect(items.length).toBeLessThanOrEqual(20);
-		const requestIds = new Set(items.map((item) => item.request_id));
-		expect(requestIds.size).toBe(1);
-		expect(typeof [...requestIds][0]).toBe('string');
-		for (const item of items) {
-			const product = EcommerceProduct.parse(withoutRequestId(item));
-			expect(['amazon', 'ebay', 'walmart']).toContain(product.source);
-			expect(product.name.toLowerCase()).toContain('headphones');
-			expect(product.full_price).toBeGreaterThanOrEqual(5);
-			expect(product.full_price).toBeLessThan(900);
-			expect(product.rating).toBeGreaterThanOrEqual(2);
-			expect(product.sponsored).toBe(false);
-		}
-	});
-
 	it('sends eq alone, flags, and ranking pages and positions as numbers or lists', async () => {
 		const result = await run({
 			keyword: 'lamp',
@@ -205,25 +143,6 @@ describe('Product → Search', () => {
 		expect(SubmitAck.parse(items[0])).toMatchObject({ status: 'created' });
 	});
 
-	it('hands the callback URL to the service, which delivers the full result there', async () => {
-		const receiver = await startReceiver();
-		try {
-			const result = await run({
-				keyword: 'kettle',
-				callbackUrl: `${receiver.url}/products`,
-				additionalFields: { perPage: 5, limit: 12 },
-			});
-			const [first] = result.items();
-			await context.sim.waitForDeliveries(1, 5000);
-			expect(receiver.received).toHaveLength(1);
-			expect(receiver.received[0].url).toBe('/products');
-			expect(receiver.received[0].body).toMatchObject({ request_id: first.request_id });
-			expect(receiver.received[0].body.results).toHaveLength(12);
-		} finally {
-			await receiver.close();
-		}
-	});
-
 	it('reports the service refusal with its message and details', async () => {
 		const result = await run({ keyword: 'mug', otherSources: 'nosuchshop' });
 		expect(result.status).toBe('error');
@@ -232,58 +151,6 @@ describe('Product → Search', () => {
 			httpCode: '400',
 			message: 'Invalid request',
 			description: expect.stringContaining('unknown source nosuchshop'),
-		});
-	});
-
-	it('retries a search the service refused with 429', async () => {
-		context.sim.injectFault({ api: 'ecommerce', kind: '429', retryAfterSeconds: 0 });
-		const result = await run({ keyword: 'mug', additionalFields: { perPage: 3 } });
-		expect(result.status).toBe('success');
-		expect(result.items()).toHaveLength(3);
-		expect(searches()).toHaveLength(2);
-		expect(context.sim.counts().ecommerceSearches).toBe(1);
-	});
-
-	describe('refuses bad input before sending anything', () => {
-		it.each([
-			[
-				'Keyword and Search Page URL are both filled',
-				{ keyword: 'mug', searchUrl: 'https://www.amazon.com/s?k=mug' },
-			],
-			['Keyword or Search Page URL is required', { keyword: '', searchUrl: '' }],
-			// An expression that yields nothing gets past n8n's own required-parameter check.
-			['Callback URL is required', { keyword: 'mug', callbackUrl: '={{ "" }}' }],
-			[
-				'Results per Page must be at most 500',
-				{ keyword: 'mug', additionalFields: { perPage: 501 } },
-			],
-			[
-				'Sources only apply to a keyword search',
-				{ searchUrl: 'https://www.amazon.com/s?k=mug', sources: ['ebay'] },
-			],
-			[
-				'Rating combines "Equal" with "Greater Than"',
-				{
-					keyword: 'mug',
-					filters: {
-						rating: {
-							condition: [
-								{ operator: 'eq', value: 4 },
-								{ operator: 'gt', value: 3 },
-							],
-						},
-					},
-				},
-			],
-			['Ranking Pages must be at least 1', { keyword: 'mug', filters: { rankingPages: '0' } }],
-		])('refuses with "%s"', async (message, parameters) => {
-			const result = await run(parameters);
-			expect(result.status).toBe('error');
-			expect(result.nodeError(NAME)).toMatchObject({
-				name: 'NodeOperationError',
-				message: expect.stringContaining(message),
-			});
-			expect(context.sim.requests()).toHaveLength(0);
 		});
 	});
 

@@ -41,28 +41,6 @@ describe("Schedule → Create, version 1.1: the target API's own fields", () => 
 		parameters: { resource: 'schedule', operation: 'create', frequency: 'weekly', ...parameters },
 	});
 
-	it('stores a review profile given by its fields, the callback a field of its own', async () => {
-		const run = await runNode(
-			context.sim,
-			createV11({
-				service: 'rsapi',
-				endpoint: 'add',
-				url: 'https://reviews.example.com/biz/fields',
-				callback: HOOK,
-				additionalFields: { blocks: 15, externalIdentifier: 'weekly-fields' },
-			}),
-		);
-		expect(run.status).toBe('success');
-		const [schedule] = run.items();
-		expect(schedule).toMatchObject({ service: 'rsapi', frequency: 'weekly' });
-		expect((schedule.payload as IDataObject).query_params).toEqual({
-			url: 'https://reviews.example.com/biz/fields',
-			blocks: 15,
-			external_identifier: 'weekly-fields',
-			callback: HOOK,
-		});
-	});
-
 	it('refuses a profile without its callback, naming the Callback URL field, before sending', async () => {
 		const before = context.sim.state.schedules.size;
 		const profile = { service: 'rsapi', endpoint: 'add', url: 'https://reviews.example.com/biz/x' };
@@ -266,29 +244,6 @@ describe('Schedule → Get, Get Many, Delete', () => {
 			},
 		});
 		expect(disabled.items()).toHaveLength(0);
-	});
-
-	it('deletes a schedule and says so', async () => {
-		const schedule = await createdSchedule();
-		const run = await runNode(context.sim, {
-			type: TYPE,
-			parameters: {
-				resource: 'schedule',
-				operation: 'deleteSchedule',
-				scheduleId: { __rl: true, mode: 'list', value: String(schedule.schedule_id) },
-			},
-		});
-		expect(run.items()[0]).toMatchObject({ deleted: true, schedule_id: schedule.schedule_id });
-		const missing = await runNode(context.sim, {
-			type: TYPE,
-			parameters: {
-				resource: 'schedule',
-				operation: 'get',
-				scheduleId: { __rl: true, mode: 'id', value: String(schedule.schedule_id) },
-			},
-		});
-		expect(missing.status).toBe('error');
-		expect(missing.nodeError('Node Under Test')).toMatchObject({ httpCode: '404' });
 	});
 
 	it('lists schedules for the "From List" picker, filtered by the search text', async () => {

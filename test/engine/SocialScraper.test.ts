@@ -1,15 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
-import {
-	PhotoEnvelope,
-	PhotoPost,
-	PhotoStatusRecord,
-	SocialEnvelope,
-	SocialPost,
-	SubmitAck,
-	VideoStatusRecord,
-} from '../../simulator/schemas';
+import { PhotoEnvelope, PhotoPost, SocialEnvelope } from '../../simulator/schemas';
 import { credentialsFor, credentialTypes, startReceiver, useSimulator } from './fixtures';
 import { type NodeSpec, runWorkflow } from './harness';
 
@@ -101,55 +93,6 @@ const resultPageRequests = (requestId: string) =>
 		.requests()
 		.filter((request) => request.path === `/v1/search/${requestId}` && !request.rateLimited)
 		.map((request) => request.query as Record<string, string>);
-
-describe('Photo Post → Search', () => {
-	it('submits keyword, callback_url and external_identifier, returns the acknowledgement, and the callback arrives', async () => {
-		const result = await run(photoSearch({ additionalFields: { externalIdentifier: 'crm-7' } }));
-		expect(result.status).toBe('success');
-		const [ack] = result.items();
-		expect(SubmitAck.parse(ack)).toMatchObject({ status: 'created' });
-
-		const [request] = context.sim.requests();
-		expect(request).toMatchObject({ api: 'photo', method: 'POST', path: '/v1/search' });
-		expect(request.body).toEqual({
-			callback_url: `${receiver.url}/photo`,
-			keyword: '#sunset',
-			external_identifier: 'crm-7',
-		});
-
-		await context.sim.waitForDeliveries(1, 5000);
-		expect(receiver.received).toHaveLength(1);
-		expect(receiver.received[0].url).toBe('/photo');
-		expect(receiver.received[0].body).toMatchObject({
-			request_id: ack.request_id,
-			status: 'completed',
-			request_metadata: { keyword: '#sunset', external_identifier: 'crm-7' },
-		});
-		expect(receiver.received[0].body.results).toHaveLength(POST_COUNT);
-	});
-});
-
-describe('Photo Post → Get Status', () => {
-	it('returns the request status record', async () => {
-		context.sim.configure({ completionDelayMs: 60_000 });
-		const submitted = await run(photoSearch());
-		const requestId = String(submitted.items()[0].request_id);
-
-		const result = await run({ resource: 'photoPost', operation: 'getStatus', requestId });
-		expect(result.status).toBe('success');
-		const [record] = result.items();
-		expect(PhotoStatusRecord.parse(record)).toMatchObject({
-			request_id: requestId,
-			status: 'created',
-			request_metadata: { keyword: '#sunset' },
-		});
-		expect(context.sim.requests().at(-1)).toMatchObject({
-			api: 'photo',
-			method: 'GET',
-			path: `/v1/requests/${requestId}`,
-		});
-	});
-});
 
 describe('Photo Post → Get Results', () => {
 	it('says the request is not completed yet instead of returning an empty list, reading no result page', async () => {
@@ -315,38 +258,6 @@ describe('Photo Post → Get Results', () => {
 	});
 });
 
-describe('Social Post → Scrape', () => {
-	it('submits url, callback_url, get_comments and external_identifier; the callback arrives', async () => {
-		const result = await run(
-			socialScrape({ additionalFields: { getComments: true, externalIdentifier: 'post-42' } }),
-		);
-		expect(result.status).toBe('success');
-		const [ack] = result.items();
-		expect(SubmitAck.parse(ack)).toMatchObject({ status: 'created' });
-		expect(context.sim.requests()[0]).toMatchObject({
-			api: 'social',
-			method: 'POST',
-			path: '/v1/scrape',
-			body: {
-				callback_url: `${receiver.url}/social`,
-				url: 'https://social.example.com/someone/posts/42',
-				get_comments: true,
-				external_identifier: 'post-42',
-			},
-		});
-
-		await context.sim.waitForDeliveries(1, 5000);
-		expect(receiver.received[0]).toMatchObject({
-			url: '/social',
-			body: {
-				request_id: ack.request_id,
-				status: 'completed',
-				request_metadata: { get_comments: true, external_identifier: 'post-42' },
-			},
-		});
-	});
-});
-
 describe('Social Post → Get Results', () => {
 	it('says the request is not completed yet', async () => {
 		context.sim.configure({ completionDelayMs: 60_000 });
@@ -358,20 +269,6 @@ describe('Social Post → Get Results', () => {
 		expect(result.nodeError(NAME)).toMatchObject({
 			message: `Request ${requestId} is not completed yet (status "created")`,
 		});
-	});
-
-	it('returns one item per post with the request_id', async () => {
-		const requestId = await completedScrape();
-		const result = await run({ resource: 'socialPost', operation: 'getResults', requestId });
-		expect(result.status).toBe('success');
-		const items = result.items();
-		expect(items).toHaveLength(1);
-		const { request_id, ...post } = items[0];
-		expect(request_id).toBe(requestId);
-		expect(SocialPost.parse(post).url).toBe('https://social.example.com/someone/posts/42');
-		expect(context.sim.requests().map((request) => `${request.api} ${request.path}`)).toEqual([
-			`social /v1/scrape/${requestId}`,
-		]);
 	});
 
 	it('returns the whole response', async () => {
@@ -392,24 +289,6 @@ describe('Social Post → Get Results', () => {
 });
 
 describe('Video Request → Get Status', () => {
-	it('returns the status record from the video host', async () => {
-		const seeded = context.sim.seedVideoRequest({ status: 'in_progress' });
-		const result = await run({
-			resource: 'videoRequest',
-			operation: 'getStatus',
-			requestId: seeded.request_id,
-		});
-		expect(result.status).toBe('success');
-		expect(VideoStatusRecord.parse(result.items()[0])).toEqual(seeded);
-		expect(context.sim.requests()).toEqual([
-			expect.objectContaining({
-				api: 'video',
-				method: 'GET',
-				path: `/v1/requests/${seeded.request_id}`,
-			}),
-		]);
-	});
-
 	it.each(['failed', 'login_required', 'completed'] as const)(
 		'returns a %s request as a record, not as an error',
 		async (status) => {
@@ -437,52 +316,5 @@ describe('external identifiers of the scrapers', () => {
 		expect(scrape.status).toBe('success');
 		const bodies = context.sim.requests().map((r) => (r.body as IDataObject).external_identifier);
 		expect(bodies).toEqual(['p'.repeat(300), 's'.repeat(300)]);
-	});
-});
-
-describe('refuses bad input before sending anything', () => {
-	it.each([
-		['Keyword or Hashtag is required', photoSearch({ keyword: '={{ "" }}' })],
-		['Callback URL must be an http(s) URL', photoSearch({ callbackUrl: 'not-a-url' })],
-		['Post URL must be an http(s) URL', socialScrape({ url: 'social.example.com/p/1' })],
-		['Request ID is required', photoResults('={{ "" }}')],
-		['Page must be at least 1', photoResults('r1', { page: '={{ 0 }}' })],
-		[
-			'Results per Page must be a whole number',
-			photoResults('r1', { options: { perPage: '={{ 2.5 }}' } }),
-		],
-		[
-			'Request ID is required',
-			{ resource: 'socialPost', operation: 'getResults', requestId: '={{ " " }}' },
-		],
-		[
-			'Request ID is required',
-			{ resource: 'videoRequest', operation: 'getStatus', requestId: '={{ "" }}' },
-		],
-	])('refuses with "%s"', async (message, parameters) => {
-		const result = await run(parameters);
-		expect(result.status).toBe('error');
-		expect(result.nodeError(NAME)).toMatchObject({
-			name: 'NodeOperationError',
-			message: expect.stringContaining(message),
-		});
-		expect(context.sim.requests()).toHaveLength(0);
-	});
-
-	it('keeps valid items going with continue on fail', async () => {
-		const result = await run(
-			photoSearch({ keyword: '={{ $json.keyword }}' }),
-			[{ keyword: 'sunset' }, { keyword: '' }, { keyword: '#beach' }],
-			{ continueOnFail: true },
-		);
-		expect(result.status).toBe('success');
-		const pairs = result.pairs();
-		expect(pairs.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(pairs[0].json.status).toBe('created');
-		expect(pairs[1].json.error).toBe('Keyword or Hashtag is required (item 1)');
-		expect(pairs[2].json.status).toBe('created');
-		// Items run concurrently: the order they reach the service in is not promised.
-		const keywords = context.sim.requests().map((request) => (request.body as IDataObject).keyword);
-		expect(keywords.sort()).toEqual(['#beach', 'sunset']);
 	});
 });

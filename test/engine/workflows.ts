@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { ConfigPatch } from '../../simulator/config';
 import type { Simulator } from '../../simulator/server';
@@ -34,6 +34,17 @@ export interface OperationWorkflow {
 	requests: ObservedRequest[];
 	/** The last node's first output; or one `{ error }` when the execution failed. */
 	output: IDataObject[];
+	/** Inputs refused before anything is sent: the last node's parameters but its resource and operation. */
+	badInput?: Array<{
+		case: string;
+		typeVersion?: number;
+		parameters: INodeParameters;
+		input?: IDataObject[];
+		/** The start of the message, a regular expression naming the field. */
+		error: string;
+		/** The item the message names; 0 unless given. */
+		item?: number;
+	}>;
 }
 
 /** `Node/resource/operation.workflow.json` of every operation in the nodes' operation tables. */
