@@ -83,11 +83,8 @@ const KINDS = Object.keys(RETRIED) as Kind[];
 describe.each(endpoints.filter(({ use }) => use))('$label', ({ endpoint, use }) => {
 	it.each(KINDS)('with %s', async (kind) => {
 		let path = '';
-		const { run, node, requests } = await runOperation(
-			context.sim,
-			receiver.url,
-			use.workflow,
-			() => {
+		const { run, node, requests } = await runOperation(context.sim, receiver.url, use.workflow, {
+			arranged: () => {
 				// The concrete path is the one the workflow file expects: the simulator's IDs are stable.
 				path = use.workflow.requests.find(
 					(r) => r.method === endpoint.method && pattern(endpoint.path).test(r.path),
@@ -101,7 +98,7 @@ describe.each(endpoints.filter(({ use }) => use))('$label', ({ endpoint, use }) 
 					delayMs: 200,
 				});
 			},
-		);
+		});
 		const attempts = requests.filter(
 			(r) => r.api === endpoint.api && r.method === endpoint.method && r.path === path,
 		);
@@ -138,9 +135,10 @@ async function withFault(
 ) {
 	const { workflow } = workflows.find((w) => w.file === file)!;
 	const path = workflow.requests.find((r) => r.method === method)!.path;
-	const result = await runOperation(context.sim, receiver.url, workflow, () =>
-		context.sim.injectFault({ method, path, kind: '500', retryAfterSeconds: 0, ...fault }),
-	);
+	const result = await runOperation(context.sim, receiver.url, workflow, {
+		arranged: () =>
+			void context.sim.injectFault({ method, path, kind: '500', retryAfterSeconds: 0, ...fault }),
+	});
 	const attempts = result.requests.filter((r) => r.method === method && r.path === path).length;
 	const error = result.run.nodeError(result.node) as unknown as IDataObject | undefined;
 	return { ...result, path, attempts, error };

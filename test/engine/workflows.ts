@@ -112,7 +112,16 @@ export async function runOperation(
 	sim: Simulator,
 	receiverUrl: string,
 	workflow: OperationWorkflow,
-	arranged: () => void = () => {},
+	{
+		arranged = () => {},
+		credentials = credentialsFor(sim),
+		settings = {},
+	}: {
+		arranged?: () => void;
+		credentials?: ReturnType<typeof credentialsFor>;
+		/** Settings of the node under test, such as `continueOnFail`. */
+		settings?: Partial<NodeSpec>;
+	} = {},
 ) {
 	const origins = { [new URL(sim.urls.baseUrl).origin]: '{{sim}}', [receiverUrl]: '{{receiver}}' };
 	let answered = '';
@@ -143,11 +152,12 @@ export async function runOperation(
 	sim.clearRequests();
 	arranged();
 	const nodes = fill(workflow.nodes);
+	nodes[nodes.length - 1] = { ...nodes[nodes.length - 1], ...settings };
 	const run = await runWorkflow({
 		nodes,
 		nodeTypes,
 		credentialTypes,
-		credentials: credentialsFor(sim),
+		credentials,
 		inputItems: fill(workflow.input ?? [{}]).map((json): INodeExecutionData => ({ json })),
 	});
 	const node = nodes[nodes.length - 1].name;
