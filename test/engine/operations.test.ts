@@ -15,10 +15,12 @@ beforeAll(async () => (receiver = await startReceiver()));
 afterAll(async () => await receiver.close());
 
 it('has a workflow for every operation of the tables, and none for an unknown one', () => {
-	expect(expectedWorkflows().map(({ file }) => file)).toEqual(operationsOfTables());
+	expect(expectedWorkflows().map(({ operation }) => operation)).toEqual(operationsOfTables());
+	const variants = expectedWorkflows({ variants: true }).map(({ operation }) => operation);
+	expect(variants.filter((operation) => !operationsOfTables().includes(operation))).toEqual([]);
 });
 
-describe.each(expectedWorkflows())('$file', ({ path, workflow }) => {
+describe.each(expectedWorkflows({ variants: true }))('$file', ({ path, workflow }) => {
 	it('sends the expected requests and outputs the expected items', async () => {
 		const { observed } = await runOperation(context.sim, receiver.url, workflow);
 		if (process.env.UPDATE_WORKFLOWS) {

@@ -47,7 +47,7 @@ export interface OperationWorkflow {
 	}>;
 }
 
-/** `Node/resource/operation.workflow.json` of every operation in the nodes' operation tables. */
+/** `Node/resource/operation` of every operation in the nodes' operation tables. */
 export function operationsOfTables(): string[] {
 	const nodesDir = join(ROOT, 'nodes');
 	return readdirSync(nodesDir)
@@ -65,7 +65,7 @@ export function operationsOfTables(): string[] {
 				const table = require(join(nodesDir, node, 'actions', resource)) as {
 					operations: Record<string, unknown>;
 				};
-				return Object.keys(table.operations).map((op) => join(node, resource, op + SUFFIX));
+				return Object.keys(table.operations).map((op) => [node, resource, op].join('/'));
 			});
 		})
 		.sort();
@@ -79,13 +79,24 @@ function* files(dir: string): Generator<string> {
 	}
 }
 
-export function expectedWorkflows() {
+/**
+ * Every workflow file: `<operation>.workflow.json`, or `<operation>.<variant>.workflow.json` for
+ * more of the same operation (the matrices run the first kind only).
+ */
+export function expectedWorkflows({ variants = false } = {}) {
 	return [...files(__dirname)]
-		.map((path) => ({
-			file: relative(__dirname, path).split(sep).join('/'),
-			path,
-			workflow: JSON.parse(readFileSync(path, 'utf8')) as OperationWorkflow,
-		}))
+		.map((path) => {
+			const file = relative(__dirname, path).split(sep).join('/');
+			const [operation, variant] = file.slice(0, -SUFFIX.length).split('.');
+			return {
+				file,
+				operation,
+				variant,
+				path,
+				workflow: JSON.parse(readFileSync(path, 'utf8')) as OperationWorkflow,
+			};
+		})
+		.filter(({ variant }) => variants || !variant)
 		.sort((a, b) => (a.file < b.file ? -1 : 1));
 }
 
