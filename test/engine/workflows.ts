@@ -32,7 +32,7 @@ export interface OperationWorkflow {
 		{ call: string; body: IDataObject; deliveries?: number } | { seedVideoRequest: IDataObject }
 	>;
 	requests: ObservedRequest[];
-	/** The last node's first output; or one `{ error }` when the execution failed. */
+	/** The last node's first output; or one `{ error, description }` when the execution failed. */
 	output: IDataObject[];
 	/** Inputs refused before anything is sent: the last node's parameters but its resource and operation. */
 	badInput?: Array<{
@@ -182,7 +182,10 @@ export async function runOperation(
 				...(Object.keys(query).length ? { query } : {}),
 				...(body === undefined || body === null ? {} : { body }),
 			})),
-			output: run.status === 'success' ? run.json(node) : [{ error: run.error?.message }],
+			output:
+				run.status === 'success'
+					? run.json(node)
+					: [{ error: run.error?.message, description: run.error?.description }],
 		},
 		origins,
 	);
