@@ -172,16 +172,24 @@ export async function runOperation(
 		inputItems: fill(workflow.input ?? [{}]).map((json): INodeExecutionData => ({ json })),
 	});
 	const node = nodes[nodes.length - 1].name;
-	const requests = sim.requests();
+	// Items are sent a few at a time: the order their requests arrive in is not promised.
+	const ordered = (list: ObservedRequest[]) =>
+		(workflow.input?.length ?? 1) > 1
+			? [...list].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))
+			: list;
+	// A request the rate limit refused (10 a second per key) is no read: the transport sends it again.
+	const requests = sim.requests().filter((request) => !request.rateLimited);
 	const observed: Pick<OperationWorkflow, 'requests' | 'output'> = normalise(
 		{
-			requests: requests.map(({ method, api, path, query, body }) => ({
-				method,
-				api,
-				path,
-				...(Object.keys(query).length ? { query } : {}),
-				...(body === undefined || body === null ? {} : { body }),
-			})),
+			requests: ordered(
+				requests.map(({ method, api, path, query, body }) => ({
+					method,
+					api,
+					path,
+					...(Object.keys(query).length ? { query } : {}),
+					...(body === undefined || body === null ? {} : { body }),
+				})),
+			),
 			output:
 				run.status === 'success'
 					? run.json(node)
