@@ -143,21 +143,6 @@ describe('Profile → Add Many', () => {
 		expect(new Set(items.map((item) => item.json.job_id)).size).toBe(250);
 		expect(context.sim.counts().bulkJobs).toBe(250);
 	});
-
-	it('puts the error of a bad item on that item only and queues the rest', async () => {
-		const input = profiles(5);
-		input[2] = { url: 'not-a-url', ref: 'ref-2' };
-		const run = await runNode(context.sim, addMany(100, { continueOnFail: true }), input);
-		const items = run.pairs();
-		expect(items).toHaveLength(5);
-		expect(items[2].json.error).toBe(
-			'Profile URL must be an http(s) URL, got "not-a-url" (item 2)',
-		);
-		expect(items[2].pairedItem).toEqual({ item: 2 });
-		for (const n of [0, 1, 3, 4]) expect(items[n].json.success).toBe(true);
-		const [bulk] = context.sim.requests();
-		expect((bulk.body as unknown[]).length).toBe(4);
-	});
 });
 
 describe('Profile → Add Many, profiles from the input', () => {
@@ -198,103 +183,9 @@ describe('Profile → Add Many, profiles from the input', () => {
 			expect(item.json).toMatchObject({ success: true, external_identifier: `ref-${n}` });
 		});
 	});
-
-	it('with Continue On Fail, a bad list element gets its own error item and the rest go', async () => {
-		const list: IDataObject[] = profiles(4);
-		list[1] = { url: 'nope' };
-		const run = await runNode(
-			context.sim,
-			node({ inputMode: 'listField', listField: 'profiles' }, { continueOnFail: true }),
-			[{ profiles: 'not a list' }, { profiles: list }],
-		);
-		const items = run.pairs();
-		expect(items).toHaveLength(5);
-		expect(items[0].json.error).toBe(
-			'List Field "profiles" must name a list of profiles in the input item, got string "not a list" (item 0)',
-		);
-		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(items[2].json).toMatchObject({
-			error: 'Field "profiles[1].url" must be an http(s) URL, got "nope" (item 1)',
-			listIndex: 1,
-		});
-		for (const n of [1, 3, 4]) {
-			expect(items[n].json.success).toBe(true);
-			expect(items[n].pairedItem).toEqual({ item: 1 });
-		}
-		expect(bulkBodies().map((b) => b.length)).toEqual([3]);
-	});
-
-	it('names the refused profile of a list by its position and carrying item', async () => {
-		const list: IDataObject[] = profiles(4);
-		// Passes the node's check (scheme and host start) but not the service's URL parser.
-		list[2].callback = 'https://bad host.example.com';
-		const run = await runNode(context.sim, node({ inputMode: 'listField', listField: 'p' }), [
-			{ p: list },
-		]);
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/^The service refused the profile of profile 2 of item 0/);
-	});
-
-	it('without Continue On Fail, a refused profile stops the node and the error lists every queued job', async () => {
-		const input: IDataObject[] = profiles(5);
-		input[2].callback = 'https://bad host.example.com';
-		const run = await runNode(context.sim, node({ options: { batchSize: 2 } }), input);
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/^The service refused the profile of item 2/);
-		const description = String((run.error as unknown as IDataObject).description);
-		const jobs = [...context.sim.state.reviewJobs.values()];
-		expect(jobs).toHaveLength(4);
-		expect(description).toMatch(
-			/^1 of 5 profiles were refused \(item 2: .+\)\. The other 4 were accepted/,
-		);
-		for (const [n, job] of [0, 1, 3, 4].map((n, i) => [n, jobs[i]] as const)) {
-			expect(description).toContain(
-				`item ${n}: job_id ${job.job_id} (url https://reviews.example.com/biz/${n}, external_identifier ref-${n})`,
-			);
-		}
-	});
-
-	it('ignores unrelated input fields but not one that differs from a profile field only by case', async () => {
-		const ignored = await runNode(context.sim, node({}), [
-			{ url: 'https://reviews.example.com/biz/1', Row: 3, sheet: 'shops', URLs: 'x' },
-		]);
-		expect(ignored.status).toBe('success');
-		expect(bulkBodies()).toEqual([[{ url: 'https://reviews.example.com/biz/1' }]]);
-		context.sim.clearRequests();
-		const refused = await runNode(context.sim, node({}), [
-			{ url: 'https://reviews.example.com/biz/1' },
-			{ URL: 'https://reviews.example.com/biz/2', External_Identifier: 'x' },
-		]);
-		expect(refused.status).toBe('error');
-		expect(refused.error?.message).toBe(
-			'Field "URL" of the input item is not a profile field: did you mean "url"? Field names are case-sensitive (item 1)',
-		);
-		expect(context.sim.requests()).toHaveLength(0);
-	});
 });
 
 describe('Respond Job', () => {
-	it('Get returns the job the simulator holds, and a clear 404 otherwise', async () => {
-		const [first] = (
-			await runNode(context.sim, {
-				type: TYPE,
-				parameters: { resource: 'respondJob', operation: 'getAll', returnAll: true },
-			})
-		).items();
-		const one = await runNode(context.sim, {
-			type: TYPE,
-			parameters: { resource: 'respondJob', operation: 'get', jobId: first.job_id as number },
-		});
-		expect(one.items()).toEqual([first]);
-
-		const missing = await runNode(context.sim, {
-			type: TYPE,
-			parameters: { resource: 'respondJob', operation: 'get', jobId: 987654 },
-		});
-		expect(missing.status).toBe('error');
-		expect(missing.nodeError('Node Under Test')).toMatchObject({ httpCode: '404' });
-	});
-
 	it('Get (1.3) picks the job from the list, searched by its shown name, or by ID; a 1.2 text ID still reads', async () => {
 		const loadOptions = listSearchContext(context.sim, 'Review Scraper', 'reviewScraperApi');
 		const search = new ReviewScraper().methods.listSearch.searchRespondJobs;
@@ -349,33 +240,5 @@ describe('Respond Job', () => {
 			},
 		} as unknown as typeof loadOptions;
 		await expect(search.call(notAList)).rejects.toThrow('The respond job list is not a list');
-	});
-});
-
-describe('Listing Audit → Get', () => {
-	async function auditOf(simplify: boolean) {
-		const ack = (
-			await runNode(context.sim, addProfile({ url: 'https://reviews.example.com/biz/audit' }))
-		).items()[0];
-		return (
-			await runNode(context.sim, {
-				type: TYPE,
-				parameters: {
-					resource: 'listingAudit',
-					operation: 'get',
-					jobId: ack.job_id as number,
-					simplify,
-				},
-			})
-		).items()[0];
-	}
-
-	it('returns the audit untouched when Simplify is off', async () => {
-		const audit = await auditOf(false);
-		const sources = audit.local_nap_sources as IDataObject[];
-		expect(
-			sources.some((s) => 'business_name' in s || 'rating_count' in s || 'phone_number' in s),
-		).toBe(true);
-		expect(sources.every((s) => !('raw' in s))).toBe(true);
 	});
 });
