@@ -7,7 +7,8 @@ import { expectedWorkflows, operationsOfTables, runOperation } from './workflows
  * Every operation of the nodes' operation tables, run through n8n's engine from
  * `<Node>/<resource>/<operation>.workflow.json`: its nodes, input, what the simulator holds first,
  * and what is expected: the requests the service received and the last node's output.
- * `UPDATE_WORKFLOWS=1` writes what a run gave into the file, to be read before it is committed.
+ * `UPDATE_WORKFLOWS=1` writes what a run gave into the file (then `npx prettier --write` it), to be
+ * read before it is committed.
  */
 const context = useSimulator();
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -24,7 +25,7 @@ describe.each(expectedWorkflows({ variants: true }))('$file', ({ path, workflow 
 	it('sends the expected requests and outputs the expected items', async () => {
 		const { observed } = await runOperation(context.sim, receiver.url, workflow);
 		if (process.env.UPDATE_WORKFLOWS) {
-			writeFileSync(path, `${JSON.stringify({ ...workflow, ...observed }, null, '\t')}\n`);
+			writeFileSync(path, `${JSON.stringify({ ...workflow, ...observed })}\n`);
 		}
 		expect(observed).toEqual({ requests: workflow.requests, output: workflow.output });
 	});
