@@ -200,30 +200,6 @@ describe('retries exhausted', () => {
 describe('continue on fail', () => {
 	const REVIEW = 'n8n-nodes-review-scraping.reviewScraper';
 
-	it('a GET item whose retries are exhausted is reported; the other items still succeed', async () => {
-		const [first, second, third] = context.sim.state.respondJobs;
-		context.sim.injectFault({
-			api: 'review',
-			method: 'GET',
-			path: `/api/v2/responds/jobs/${second.job_id}`,
-			kind: '503',
-			times: retryPolicy.maxAttempts,
-		});
-		const run = await runNode(
-			context.sim,
-			{
-				type: REVIEW,
-				continueOnFail: true,
-				parameters: { resource: 'respondJob', operation: 'get', jobId: '={{ $json.id }}' },
-			},
-			[first, second, third].map((job) => ({ id: job.job_id })),
-		);
-		const items = run.items();
-		expect([run.status, items[0], items[2]]).toEqual(['success', first, third]);
-		expect(items[1]).toMatchObject({ error: 'Service unavailable' });
-		expect(JSON.stringify(items[1])).toContain(`GET /api/v2/responds/jobs/${second.job_id}`);
-	});
-
 	it('a POST item that failed is not repeated; the other items are still submitted once each', async () => {
 		context.sim.injectFault({ api: 'review', method: 'POST', kind: 'reset-after', times: 1 });
 		const urls = [1, 2, 3].map((n) => ({ url: `https://reviews.example.com/biz/cof-${n}` }));
@@ -247,34 +223,5 @@ describe('continue on fail', () => {
 		).toEqual(urls.map((u) => u.url));
 		// The reset came after the service queued the job: three jobs, none twice.
 		expect(context.sim.counts().jobs).toBe(3);
-	});
-
-	it('Add Many: a failed bulk POST is not repeated and later batches still go', async () => {
-		context.sim.injectFault({
-			api: 'review',
-			path: '/api/v2/profiles/add_bulk',
-			kind: '500',
-			times: 1,
-		});
-		const run = await runNode(
-			context.sim,
-			{
-				type: REVIEW,
-				continueOnFail: true,
-				parameters: {
-					resource: 'profile',
-					operation: 'addMany',
-					inputMode: 'defineBelow',
-					url: '={{ "https://reviews.example.com/biz/" + $json.n }}',
-					options: { batchSize: 3 },
-				},
-			},
-			Array.from({ length: 7 }, (_, n) => ({ n })),
-		);
-		const items = run.items();
-		expect([run.status, context.sim.requests().length, items.length]).toEqual(['success', 3, 7]);
-		expect(items.slice(0, 3).every((item) => item.httpCode === '500')).toBe(true);
-		expect(items.slice(3).every((item) => item.success === true)).toBe(true);
-		expect(context.sim.counts().bulkJobs).toBe(4);
 	});
 });

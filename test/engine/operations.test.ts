@@ -27,6 +27,7 @@ describe.each(expectedWorkflows({ variants: true }))('$file', ({ path, workflow 
 		if (process.env.UPDATE_WORKFLOWS) {
 			writeFileSync(path, `${JSON.stringify({ ...workflow, ...observed })}\n`);
 		}
-		expect(observed).toEqual({ requests: workflow.requests, output: workflow.output });
+		const { requests, output, errorOutput } = workflow;
+		expect(observed).toEqual({ requests, output, errorOutput });
 	});
 });

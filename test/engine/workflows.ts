@@ -31,9 +31,13 @@ export interface OperationWorkflow {
 	before?: Array<
 		{ call: string; body: IDataObject; deliveries?: number } | { seedVideoRequest: IDataObject }
 	>;
+	/** Faults the simulator answers the workflow's requests with. */
+	faults?: Array<Parameters<Simulator['injectFault']>[0]>;
 	requests: ObservedRequest[];
 	/** The last node's first output; or one `{ error, description }` when the execution failed. */
 	output: IDataObject[];
+	/** Its error output (On Error → Continue (using error output)), when anything is there. */
+	errorOutput?: IDataObject[];
 	/** Inputs refused before anything is sent: the last node's parameters but its resource and operation. */
 	badInput?: Array<{
 		case: string;
@@ -161,6 +165,7 @@ export async function runOperation(
 		await sim.waitForDeliveries(step.deliveries ?? 1, 5000);
 	}
 	sim.clearRequests();
+	for (const fault of workflow.faults ?? []) sim.injectFault(fault);
 	arranged();
 	const nodes = fill(workflow.nodes);
 	nodes[nodes.length - 1] = { ...nodes[nodes.length - 1], ...settings };
@@ -179,7 +184,7 @@ export async function runOperation(
 			: list;
 	// A request the rate limit refused (10 a second per key) is no read: the transport sends it again.
 	const requests = sim.requests().filter((request) => !request.rateLimited);
-	const observed: Pick<OperationWorkflow, 'requests' | 'output'> = normalise(
+	const observed: Pick<OperationWorkflow, 'requests' | 'output' | 'errorOutput'> = normalise(
 		{
 			requests: ordered(
 				requests.map(({ method, api, path, query, body }) => ({
@@ -194,6 +199,9 @@ export async function runOperation(
 				run.status === 'success'
 					? run.json(node)
 					: [{ error: run.error?.message, description: run.error?.description }],
+			...(run.status === 'success' && run.json(node, 1).length
+				? { errorOutput: run.json(node, 1) }
+				: {}),
 		},
 		origins,
 	);
