@@ -11,8 +11,6 @@ import {
 	listSearchContext,
 	nodeTypes,
 	runNode,
-	startReceiver,
-	TOKEN,
 	useSimulator,
 } from './fixtures';
 
@@ -37,6 +35,11 @@ describe('credentials against the simulator', () => {
 		});
 		expect(wrong.status).toBe('Error');
 		expect(wrong.message).toMatch(/^The API (token|key) was refused/);
+		// A refusal by status code, as the review API gives it when it errors with HTTP statuses.
+		context.sim.configure({ reviewErrors: 'status' });
+		expect(
+			await testCredential(new ReviewScraperApi(), { ...reviewScraperApi, apiToken: 'nope' }),
+		).toEqual({ status: 'Error', message: 'The API token was refused: check the token' });
 	});
 
 	// The Scraping API credential is tested by its nodes' function (testedBy), as n8n does.
@@ -84,56 +87,6 @@ describe('credentials against the simulator', () => {
 });
 
 describe('Profile → Add', () => {
-	it('queues a profile with the query parameters of spec section "Review profiles and jobs" and the token header', async () => {
-		const run = await runNode(
-			context.sim,
-			addProfile({
-				url: 'https://reviews.example.com/biz/pizza',
-				additionalFields: { fromDate: '2026-01-31', blocks: 25, externalIdentifier: 'crm-1' },
-			}),
-		);
-		expect(run.status).toBe('success');
-		const [ack] = run.items();
-		expect(ack).toMatchObject({ success: true, status: 200 });
-		expect(typeof ack.job_id).toBe('number');
-
-		const [request] = context.sim.requests();
-		expect(request).toMatchObject({
-			api: 'review',
-			method: 'POST',
-			path: '/api/v2/profiles/add',
-			query: {
-				url: 'https://reviews.example.com/biz/pizza',
-				from_date: '2026-01-31',
-				blocks: '25',
-				external_identifier: 'crm-1',
-			},
-		});
-		expect(request.headers['spiderman-token']).toBe(TOKEN);
-		expect(context.sim.counts().jobs).toBe(1);
-	});
-
-	it('delivers the reviews to the callback URL when the job completes', async () => {
-		const receiver = await startReceiver();
-		try {
-			const run = await runNode(
-				context.sim,
-				addProfile({ query: 'Pizza Palace Berlin', callback: `${receiver.url}/hook` }),
-			);
-			const [ack] = run.items();
-			await context.sim.waitForDeliveries(1, 5000);
-			expect(receiver.received).toHaveLength(1);
-			expect(receiver.received[0].url).toBe('/hook');
-			expect(receiver.received[0].body).toMatchObject({
-				job_id: ack.job_id,
-				crawl_status: 'complete',
-			});
-			expect(Array.isArray(receiver.received[0].body.reviews)).toBe(true);
-		} finally {
-			await receiver.close();
-		}
-	});
-
 	it.each([
 		['a timestamp (a date-time field, or typed)', '2026-01-31T00:00:00', '2026-01-31'],
 		['a text date saved while the field was text', '2026-01-31', '2026-01-31'],
@@ -151,66 +104,6 @@ describe('Profile → Add', () => {
 		expect(run.status).toBe('success');
 		const [request] = context.sim.requests();
 		expect(request.query).toEqual({ url: 'https://reviews.example.com/biz/1', from_date: sent });
-	});
-
-	it("does not send an empty Only Reviews Since Job (the field's default)", async () => {
-		const run = await runNode(
-			context.sim,
-			addProfile({ url: 'https://reviews.example.com/biz/1', additionalFields: { diff: '' } }),
-		);
-		expect(run.status).toBe('success');
-		const [request] = context.sim.requests();
-		expect(request.query).toEqual({ url: 'https://reviews.example.com/biz/1' });
-	});
-
-	it('refuses an item without url, query or place ID before sending anything', async () => {
-		const run = await runNode(context.sim, addProfile({}));
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toBe(
-			'Profile URL, Search Query or Place ID is required: fill at least one (item 0)',
-		);
-		expect(context.sim.requests()).toHaveLength(0);
-	});
-
-	it('with Continue On Fail, a bad item gets an error item and the others go through', async () => {
-		const run = await runNode(
-			context.sim,
-			addProfile(
-				{ url: '={{ $json.url }}', additionalFields: { fromDate: '={{ $json.from }}' } },
-				{ continueOnFail: true },
-			),
-			[
-				{ url: 'https://reviews.example.com/a', from: '2026-01-01' },
-				{ url: 'https://reviews.example.com/b', from: '31/01/2026' },
-				{ url: 'https://reviews.example.com/c', from: '' },
-			],
-		);
-		expect(run.status).toBe('success');
-		const items = run.pairs();
-		expect(items).toHaveLength(3);
-		expect(items[0].json).toMatchObject({ success: true });
-		expect(items[1].json.error).toBe(
-			'Reviews Since must be a date in the form YYYY-MM-DD, got "31/01/2026" (item 1)',
-		);
-		expect(items[2].json).toMatchObject({ success: true });
-		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(context.sim.requests()).toHaveLength(2);
-	});
-
-	it('shows the service error with its message, the endpoint and the HTTP code', async () => {
-		const run = await runNode(
-			context.sim,
-			addProfile({ url: 'https://reviews.example.com/a' }),
-			[{}],
-			{
-				token: 'wrong-token',
-			},
-		);
-		expect(run.status).toBe('error');
-		const error = run.nodeError('Node Under Test') as unknown as IDataObject;
-		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '401' });
-		expect(String(error.description)).toContain('POST /api/v2/profiles/add answered HTTP 401');
-		expect(JSON.stringify(run.run.data)).not.toContain('wrong-token');
 	});
 });
 
@@ -250,37 +143,6 @@ describe('Profile → Add Many', () => {
 		expect(new Set(items.map((item) => item.json.job_id)).size).toBe(250);
 		expect(context.sim.counts().bulkJobs).toBe(250);
 	});
-
-	it('honours a smaller batch size', async () => {
-		await runNode(context.sim, addMany(7), profiles(20));
-		expect(context.sim.requests().map((r) => (r.body as unknown[]).length)).toEqual([7, 7, 6]);
-	});
-
-	it('puts the error of a bad item on that item only and queues the rest', async () => {
-		const input = profiles(5);
-		input[2] = { url: 'not-a-url', ref: 'ref-2' };
-		const run = await runNode(context.sim, addMany(100, { continueOnFail: true }), input);
-		const items = run.pairs();
-		expect(items).toHaveLength(5);
-		expect(items[2].json.error).toBe(
-			'Profile URL must be an http(s) URL, got "not-a-url" (item 2)',
-		);
-		expect(items[2].pairedItem).toEqual({ item: 2 });
-		for (const n of [0, 1, 3, 4]) expect(items[n].json.success).toBe(true);
-		const [bulk] = context.sim.requests();
-		expect((bulk.body as unknown[]).length).toBe(4);
-	});
-
-	it('without Continue On Fail, a bad item stops the node before any request', async () => {
-		const input = profiles(5);
-		input[3] = { url: 'https://reviews.example.com/x', ref: 'r'.repeat(256) };
-		const run = await runNode(context.sim, addMany(), input);
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toBe(
-			'External Identifier must be at most 255 characters, got 256 (item 3)',
-		);
-		expect(context.sim.requests()).toHaveLength(0);
-	});
 });
 
 describe('Profile → Add Many, profiles from the input', () => {
@@ -300,34 +162,6 @@ describe('Profile → Add Many, profiles from the input', () => {
 			.requests()
 			.filter((r) => r.path === '/api/v2/profiles/add_bulk')
 			.map((r) => r.body as IDataObject[]);
-
-	it('maps each item by default (version 1.1): 250 items, 3 requests, node fields as defaults', async () => {
-		const input: IDataObject[] = profiles(250);
-		input[7] = { query: 'Pizza Berlin', callback: 'https://hooks.example.com/own', blocks: '5' };
-		const run = await runNode(
-			context.sim,
-			node({ callback: 'https://hooks.example.com/all', additionalFields: { blocks: 20 } }),
-			input,
-		);
-		expect(run.status).toBe('success');
-		const bodies = bulkBodies();
-		expect(bodies.map((b) => b.length)).toEqual([100, 100, 50]);
-		expect(bodies[0][0]).toEqual({
-			url: 'https://reviews.example.com/biz/0',
-			external_identifier: 'ref-0',
-			callback: 'https://hooks.example.com/all',
-			blocks: 20,
-		});
-		expect(bodies[0][7]).toEqual({
-			query: 'Pizza Berlin',
-			callback: 'https://hooks.example.com/own',
-			blocks: 5,
-		});
-		const items = run.pairs();
-		expect(items).toHaveLength(250);
-		items.forEach((item, n) => expect(item.pairedItem).toEqual({ item: n }));
-		expect(items[3].json).toMatchObject({ success: true, external_identifier: 'ref-3' });
-	});
 
 	it('reads a list field: one output item per profile, paired with the item that carried it', async () => {
 		const input = [
@@ -349,152 +183,9 @@ describe('Profile → Add Many, profiles from the input', () => {
 			expect(item.json).toMatchObject({ success: true, external_identifier: `ref-${n}` });
 		});
 	});
-
-	it('with Continue On Fail, a bad list element gets its own error item and the rest go', async () => {
-		const list: IDataObject[] = profiles(4);
-		list[1] = { url: 'nope' };
-		const run = await runNode(
-			context.sim,
-			node({ inputMode: 'listField', listField: 'profiles' }, { continueOnFail: true }),
-			[{ profiles: 'not a list' }, { profiles: list }],
-		);
-		const items = run.pairs();
-		expect(items).toHaveLength(5);
-		expect(items[0].json.error).toBe(
-			'List Field "profiles" must name a list of profiles in the input item, got string "not a list" (item 0)',
-		);
-		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(items[2].json).toMatchObject({
-			error: 'Field "profiles[1].url" must be an http(s) URL, got "nope" (item 1)',
-			listIndex: 1,
-		});
-		for (const n of [1, 3, 4]) {
-			expect(items[n].json.success).toBe(true);
-			expect(items[n].pairedItem).toEqual({ item: 1 });
-		}
-		expect(bulkBodies().map((b) => b.length)).toEqual([3]);
-	});
-
-	it('names the refused profile of a list by its position and carrying item', async () => {
-		const list: IDataObject[] = profiles(4);
-		// Passes the node's check (scheme and host start) but not the service's URL parser.
-		list[2].callback = 'https://bad host.example.com';
-		const run = await runNode(context.sim, node({ inputMode: 'listField', listField: 'p' }), [
-			{ p: list },
-		]);
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/^The service refused the profile of profile 2 of item 0/);
-	});
-
-	it('without Continue On Fail, a refused profile stops the node and the error lists every queued job', async () => {
-		const input: IDataObject[] = profiles(5);
-		input[2].callback = 'https://bad host.example.com';
-		const run = await runNode(context.sim, node({ options: { batchSize: 2 } }), input);
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/^The service refused the profile of item 2/);
-		const description = String((run.error as unknown as IDataObject).description);
-		const jobs = [...context.sim.state.reviewJobs.values()];
-		expect(jobs).toHaveLength(4);
-		expect(description).toMatch(
-			/^1 of 5 profiles were refused \(item 2: .+\)\. The other 4 were accepted/,
-		);
-		for (const [n, job] of [0, 1, 3, 4].map((n, i) => [n, jobs[i]] as const)) {
-			expect(description).toContain(
-				`item ${n}: job_id ${job.job_id} (url https://reviews.example.com/biz/${n}, external_identifier ref-${n})`,
-			);
-		}
-	});
-
-	it('ignores unrelated input fields but not one that differs from a profile field only by case', async () => {
-		const ignored = await runNode(context.sim, node({}), [
-			{ url: 'https://reviews.example.com/biz/1', Row: 3, sheet: 'shops', URLs: 'x' },
-		]);
-		expect(ignored.status).toBe('success');
-		expect(bulkBodies()).toEqual([[{ url: 'https://reviews.example.com/biz/1' }]]);
-		context.sim.clearRequests();
-		const refused = await runNode(context.sim, node({}), [
-			{ url: 'https://reviews.example.com/biz/1' },
-			{ URL: 'https://reviews.example.com/biz/2', External_Identifier: 'x' },
-		]);
-		expect(refused.status).toBe('error');
-		expect(refused.error?.message).toBe(
-			'Field "URL" of the input item is not a profile field: did you mean "url"? Field names are case-sensitive (item 1)',
-		);
-		expect(context.sim.requests()).toHaveLength(0);
-	});
-
-	it('an empty Only Reviews Since Job default is not sent, nor refused', async () => {
-		const run = await runNode(context.sim, node({ additionalFields: { diff: '', blocks: 3 } }), [
-			{ url: 'https://reviews.example.com/biz/1' },
-			{ url: 'https://reviews.example.com/biz/2', diff: 10001 },
-		]);
-		expect(run.status).toBe('success');
-		expect(bulkBodies()[0]).toEqual([
-			{ url: 'https://reviews.example.com/biz/1', blocks: 3 },
-			{ url: 'https://reviews.example.com/biz/2', blocks: 3, diff: 10001 },
-		]);
-	});
-
-	it('evaluates an expression in the defaults for each item', async () => {
-		const run = await runNode(
-			context.sim,
-			node({ callback: '={{ "https://hooks.example.com/" + $json.team }}' }),
-			[
-				{ url: 'https://reviews.example.com/biz/1', team: 'a' },
-				{ url: 'https://reviews.example.com/biz/2', team: 'b' },
-			],
-		);
-		expect(run.status).toBe('success');
-		expect(bulkBodies()[0].map((p) => p.callback)).toEqual([
-			'https://hooks.example.com/a',
-			'https://hooks.example.com/b',
-		]);
-	});
 });
 
 describe('Respond Job', () => {
-	it('Get Many returns every job, or the limit', async () => {
-		const all = await runNode(context.sim, {
-			type: TYPE,
-			parameters: { resource: 'respondJob', operation: 'getAll', returnAll: true },
-		});
-		const jobs = all.items();
-		expect(jobs.length).toBeGreaterThanOrEqual(3);
-		expect(jobs[0]).toEqual(
-			expect.objectContaining({
-				job_id: expect.any(Number),
-				status: 'complete',
-				profile_url: expect.any(String),
-			}),
-		);
-		const limited = await runNode(context.sim, {
-			type: TYPE,
-			parameters: { resource: 'respondJob', operation: 'getAll', returnAll: false, limit: 2 },
-		});
-		expect(limited.items()).toEqual(jobs.slice(0, 2));
-	});
-
-	it('Get returns the job the simulator holds, and a clear 404 otherwise', async () => {
-		const [first] = (
-			await runNode(context.sim, {
-				type: TYPE,
-				parameters: { resource: 'respondJob', operation: 'getAll', returnAll: true },
-			})
-		).items();
-		const one = await runNode(context.sim, {
-			type: TYPE,
-			parameters: { resource: 'respondJob', operation: 'get', jobId: first.job_id as number },
-		});
-		expect(one.items()).toEqual([first]);
-
-		const missing = await runNode(context.sim, {
-			type: TYPE,
-			parameters: { resource: 'respondJob', operation: 'get', jobId: 987654 },
-		});
-		expect(missing.status).toBe('error');
-		expect(missing.nodeError('Node Under Test')).toMatchObject({ httpCode: '404' });
-	});
-
 	it('Get (1.3) picks the job from the list, searched by its shown name, or by ID; a 1.2 text ID still reads', async () => {
 		const loadOptions = listSearchContext(context.sim, 'Review Scraper', 'reviewScraperApi');
 		const search = new ReviewScraper().methods.listSearch.searchRespondJobs;
@@ -549,82 +240,5 @@ describe('Respond Job', () => {
 			},
 		} as unknown as typeof loadOptions;
 		await expect(search.call(notAList)).rejects.toThrow('The respond job list is not a list');
-	});
-
-	it('retries a GET through 503 and 429 and succeeds', async () => {
-		context.sim.injectFault({
-			api: 'review',
-			path: '/api/v2/responds/jobs',
-			kind: '503',
-			times: 1,
-		});
-		context.sim.injectFault({
-			api: 'review',
-			path: '/api/v2/responds/jobs',
-			kind: '429',
-			times: 1,
-			retryAfterSeconds: 0,
-		});
-		const run = await runNode(context.sim, {
-			type: TYPE,
-			parameters: { resource: 'respondJob', operation: 'getAll', returnAll: true },
-		});
-		expect(run.status).toBe('success');
-		expect(context.sim.requests()).toHaveLength(3);
-	});
-});
-
-describe('Listing Audit → Get', () => {
-	async function auditOf(simplify: boolean) {
-		const ack = (
-			await runNode(context.sim, addProfile({ url: 'https://reviews.example.com/biz/audit' }))
-		).items()[0];
-		return (
-			await runNode(context.sim, {
-				type: TYPE,
-				parameters: {
-					resource: 'listingAudit',
-					operation: 'get',
-					jobId: ack.job_id as number,
-					simplify,
-				},
-			})
-		).items()[0];
-	}
-
-	it('simplifies the varying source fields and keeps the raw entry', async () => {
-		const audit = await auditOf(true);
-		expect(audit.success).toBe(true);
-		const sources = audit.local_nap_sources as IDataObject[];
-		expect(sources.length).toBeGreaterThan(1);
-		for (const source of sources) {
-			expect(Object.keys(source).sort()).toEqual(
-				[
-					'address',
-					'average_rating',
-					'name',
-					'phone',
-					'rating_distribution',
-					'raw',
-					'review_count',
-					'source_name',
-					'url',
-				].sort(),
-			);
-			const raw = source.raw as IDataObject;
-			expect(source.name).toBe(raw.company_name ?? raw.business_name ?? null);
-			const distribution = source.rating_distribution as IDataObject | null;
-			if (distribution)
-				for (const count of Object.values(distribution)) expect(typeof count).toBe('number');
-		}
-	});
-
-	it('returns the audit untouched when Simplify is off', async () => {
-		const audit = await auditOf(false);
-		const sources = audit.local_nap_sources as IDataObject[];
-		expect(
-			sources.some((s) => 'business_name' in s || 'rating_count' in s || 'phone_number' in s),
-		).toBe(true);
-		expect(sources.every((s) => !('raw' in s))).toBe(true);
 	});
 });

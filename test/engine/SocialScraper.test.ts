@@ -1,90 +1,33 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
-import {
-	PhotoEnvelope,
-	PhotoPost,
-	PhotoStatusRecord,
-	SocialEnvelope,
-	SocialPost,
-	SubmitAck,
-	VideoStatusRecord,
-} from '../../simulator/schemas';
-import { credentialsFor, credentialTypes, startReceiver, useSimulator } from './fixtures';
-import { type NodeSpec, runWorkflow } from './harness';
+import { runNode, startReceiver, useSimulator } from './fixtures';
 
+/** Paging at scale, which the workflow files of SocialScraper/ keep small. */
 const POST_COUNT = 230;
 const context = useSimulator({ photoPostCount: POST_COUNT });
-const NAME = 'Social Scraper';
+const TYPE = 'n8n-nodes-review-scraping.socialScraper';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-	receiver = await startReceiver();
-});
+beforeAll(async () => (receiver = await startReceiver()));
 afterAll(async () => await receiver.close());
-beforeEach(() => {
-	receiver.received.length = 0;
-});
 
-async function run(
-	parameters: INodeParameters,
-	inputItems: IDataObject[] = [{}],
-	node: Partial<NodeSpec> = {},
-) {
-	const result = await runWorkflow({
-		nodes: [
-			{
-				name: NAME,
-				type: 'n8n-nodes-review-scraping.socialScraper',
-				parameters,
-				// The tests below were written for version 1.1; version 1.2's changes have their own.
-				typeVersion: 1.1,
-				...node,
-			},
-		],
-		nodeTypes: { 'n8n-nodes-review-scraping.socialScraper': new SocialScraper() },
-		credentialTypes,
-		credentials: credentialsFor(context.sim),
-		inputItems: inputItems.map((json): INodeExecutionData => ({ json })),
-	});
-	return { ...result, items: () => result.json(NAME), pairs: () => result.output(NAME)[0] };
-}
-
-// The validation table is built before the receiver starts; nothing is sent there anyway.
-const callbackBase = () => receiver?.url ?? 'http://127.0.0.1:9';
-
-const photoSearch = (parameters: IDataObject = {}) => ({
-	resource: 'photoPost',
-	operation: 'search',
-	keyword: '#sunset',
-	callbackUrl: `${callbackBase()}/photo`,
-	...parameters,
-});
+const run = async (parameters: INodeParameters) =>
+	await runNode(context.sim, { type: TYPE, typeVersion: 1.1, parameters });
 const photoResults = (requestId: string, parameters: IDataObject = {}) => ({
 	resource: 'photoPost',
 	operation: 'getResults',
 	requestId,
 	...parameters,
 });
-const socialScrape = (parameters: IDataObject = {}) => ({
-	resource: 'socialPost',
-	operation: 'scrape',
-	url: 'https://social.example.com/someone/posts/42',
-	callbackUrl: `${callbackBase()}/social`,
-	...parameters,
-});
 
-/** Submits through the node and waits for the callback, which the simulator sends on completion. */
+/** Submits a search and waits for the callback, which the simulator sends on completion. */
 async function completedPhotoSearch(): Promise<string> {
-	const submitted = await run(photoSearch());
-	const requestId = String(submitted.items()[0].request_id);
-	await context.sim.waitForDeliveries(1, 5000);
-	context.sim.clearRequests();
-	return requestId;
-}
-
-async function completedScrape(): Promise<string> {
-	const submitted = await run(socialScrape());
+	const submitted = await run({
+		resource: 'photoPost',
+		operation: 'search',
+		keyword: '#sunset',
+		callbackUrl: `${receiver.url}/photo`,
+	});
 	const requestId = String(submitted.items()[0].request_id);
 	await context.sim.waitForDeliveries(1, 5000);
 	context.sim.clearRequests();
@@ -102,136 +45,7 @@ const resultPageRequests = (requestId: string) =>
 		.filter((request) => request.path === `/v1/search/${requestId}` && !request.rateLimited)
 		.map((request) => request.query as Record<string, string>);
 
-describe('Photo Post → Search', () => {
-	it('submits keyword, callback_url and external_identifier, returns the acknowledgement, and the callback arrives', async () => {
-		const result = await run(photoSearch({ additionalFields: { externalIdentifier: 'crm-7' } }));
-		expect(result.status).toBe('success');
-		const [ack] = result.items();
-		expect(SubmitAck.parse(ack)).toMatchObject({ status: 'created' });
-
-		const [request] = context.sim.requests();
-		expect(request).toMatchObject({ api: 'photo', method: 'POST', path: '/v1/search' });
-		expect(request.body).toEqual({
-			callback_url: `${receiver.url}/photo`,
-			keyword: '#sunset',
-			external_identifier: 'crm-7',
-		});
-
-		await context.sim.waitForDeliveries(1, 5000);
-		expect(receiver.received).toHaveLength(1);
-		expect(receiver.received[0].url).toBe('/photo');
-		expect(receiver.received[0].body).toMatchObject({
-			request_id: ack.request_id,
-			status: 'completed',
-			request_metadata: { keyword: '#sunset', external_identifier: 'crm-7' },
-		});
-		expect(receiver.received[0].body.results).toHaveLength(POST_COUNT);
-	});
-});
-
-describe('Photo Post → Get Status', () => {
-	it('returns the request status record', async () => {
-		context.sim.configure({ completionDelayMs: 60_000 });
-		const submitted = await run(photoSearch());
-		const requestId = String(submitted.items()[0].request_id);
-
-		const result = await run({ resource: 'photoPost', operation: 'getStatus', requestId });
-		expect(result.status).toBe('success');
-		const [record] = result.items();
-		expect(PhotoStatusRecord.parse(record)).toMatchObject({
-			request_id: requestId,
-			status: 'created',
-			request_metadata: { keyword: '#sunset' },
-		});
-		expect(context.sim.requests().at(-1)).toMatchObject({
-			api: 'photo',
-			method: 'GET',
-			path: `/v1/requests/${requestId}`,
-		});
-	});
-});
-
 describe('Photo Post → Get Results', () => {
-	it('says the request is not completed yet instead of returning an empty list, reading no result page', async () => {
-		context.sim.configure({ completionDelayMs: 60_000 });
-		const submitted = await run(photoSearch());
-		const requestId = String(submitted.items()[0].request_id);
-		context.sim.clearRequests();
-
-		const result = await run(photoResults(requestId, { returnAll: true }));
-		expect(result.status).toBe('error');
-		expect(result.nodeError(NAME)).toMatchObject({
-			name: 'NodeOperationError',
-			message: `Request ${requestId} is not completed yet (status "created")`,
-			description: expect.stringContaining('callback URL'),
-		});
-		expect(context.sim.requests().map((request) => request.path)).toEqual([
-			`/v1/requests/${requestId}`,
-		]);
-	});
-
-	it('returns one page of posts, one item per post with the request_id', async () => {
-		const requestId = await completedPhotoSearch();
-		const result = await run(photoResults(requestId, { page: 3, options: { perPage: 7 } }));
-		expect(result.status).toBe('success');
-		const items = result.items();
-		expect(items.map((item) => item.post_id)).toEqual(storedPostIds(requestId).slice(14, 21));
-		for (const { request_id, ...post } of items) {
-			expect(request_id).toBe(requestId);
-			PhotoPost.parse(post);
-		}
-		expect(context.sim.requests().map((request) => request.path)).toEqual([
-			`/v1/requests/${requestId}`,
-			`/v1/search/${requestId}`,
-		]);
-		expect(resultPageRequests(requestId)).toEqual([{ page: '3', per_page: '7' }]);
-	});
-
-	it('version 1.2: Limit reads as many pages as it takes and returns the first Limit posts', async () => {
-		const requestId = await completedPhotoSearch();
-		const result = await run(
-			photoResults(requestId, { limit: 25, options: { perPage: 10 } }),
-			[{}],
-			{ typeVersion: 1.2 },
-		);
-		expect(result.status).toBe('success');
-		const items = result.items();
-		expect(items.map((item) => item.post_id)).toEqual(storedPostIds(requestId).slice(0, 25));
-		expect(items.every((item) => item.request_id === requestId)).toBe(true);
-		expect(resultPageRequests(requestId)).toEqual(
-			expect.arrayContaining([
-				{ page: '1', per_page: '10' },
-				{ page: '2', per_page: '10' },
-				{ page: '3', per_page: '10' },
-			]),
-		);
-		expect(resultPageRequests(requestId)).toHaveLength(3);
-	});
-
-	it('version 1.2: Whole Response holds the first Limit posts', async () => {
-		const requestId = await completedPhotoSearch();
-		const result = await run(photoResults(requestId, { limit: 5, output: 'envelope' }), [{}], {
-			typeVersion: 1.2,
-		});
-		const [envelope] = result.items();
-		expect(result.items()).toHaveLength(1);
-		expect((envelope.results as IDataObject[]).map((post) => post.post_id)).toEqual(
-			storedPostIds(requestId).slice(0, 5),
-		);
-		expect(resultPageRequests(requestId)).toEqual([{ page: '1', per_page: '5' }]);
-	});
-
-	it('returns the whole response of a page', async () => {
-		const requestId = await completedPhotoSearch();
-		const result = await run(photoResults(requestId, { page: 2, output: 'envelope' }));
-		const items = result.items();
-		expect(items).toHaveLength(1);
-		const envelope = PhotoEnvelope.parse(items[0]);
-		expect(envelope.summary.total_posts).toBe(POST_COUNT);
-		expect(envelope.pagination).toMatchObject({ total: POST_COUNT, page: 2 });
-		expect(resultPageRequests(requestId)).toEqual([{ page: '2' }]);
-	});
-
 	it('returns all 230 posts over 23 pages, each page read once, without duplicates or gaps', async () => {
 		const requestId = await completedPhotoSearch();
 		const result = await run(
@@ -275,214 +89,5 @@ describe('Photo Post → Get Results', () => {
 		expect(result.status).toBe('success');
 		expect(result.items().map((item) => item.post_id)).toEqual(storedPostIds(requestId));
 		expect(resultPageRequests(requestId)).toHaveLength(25);
-	});
-
-	it('gives no item for a completed search that found no posts', async () => {
-		context.sim.configure({ photoPostCount: 0 });
-		const requestId = await completedPhotoSearch();
-		const result = await run(photoResults(requestId, { returnAll: true }));
-		expect(result.status).toBe('success');
-		expect(result.items()).toEqual([]);
-	});
-
-	it('reports an unknown request with the service error', async () => {
-		const result = await run(photoResults('no-such-request'));
-		expect(result.status).toBe('error');
-		expect(result.nodeError(NAME)).toMatchObject({
-			name: 'NodeApiError',
-			httpCode: '404',
-			message: 'Not found',
-		});
-	});
-
-	it('keeps the other items going with continue on fail', async () => {
-		const requestId = await completedPhotoSearch();
-		const result = await run(
-			photoResults('={{ $json.id }}', { options: { perPage: 2 } }),
-			[{ id: requestId }, { id: 'no-such-request' }, { id: requestId }],
-			{ continueOnFail: true },
-		);
-		expect(result.status).toBe('success');
-		const pairs = result.pairs();
-		expect(pairs.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 2 },
-		]);
-		expect(pairs[2].json).toMatchObject({ error: 'Not found', httpCode: '404' });
-	});
-});
-
-describe('Social Post → Scrape', () => {
-	it('submits url, callback_url, get_comments and external_identifier; the callback arrives', async () => {
-		const result = await run(
-			socialScrape({ additionalFields: { getComments: true, externalIdentifier: 'post-42' } }),
-		);
-		expect(result.status).toBe('success');
-		const [ack] = result.items();
-		expect(SubmitAck.parse(ack)).toMatchObject({ status: 'created' });
-		expect(context.sim.requests()[0]).toMatchObject({
-			api: 'social',
-			method: 'POST',
-			path: '/v1/scrape',
-			body: {
-				callback_url: `${receiver.url}/social`,
-				url: 'https://social.example.com/someone/posts/42',
-				get_comments: true,
-				external_identifier: 'post-42',
-			},
-		});
-
-		await context.sim.waitForDeliveries(1, 5000);
-		expect(receiver.received[0]).toMatchObject({
-			url: '/social',
-			body: {
-				request_id: ack.request_id,
-				status: 'completed',
-				request_metadata: { get_comments: true, external_identifier: 'post-42' },
-			},
-		});
-	});
-});
-
-describe('Social Post → Get Results', () => {
-	it('says the request is not completed yet', async () => {
-		context.sim.configure({ completionDelayMs: 60_000 });
-		const submitted = await run(socialScrape());
-		const requestId = String(submitted.items()[0].request_id);
-
-		const result = await run({ resource: 'socialPost', operation: 'getResults', requestId });
-		expect(result.status).toBe('error');
-		expect(result.nodeError(NAME)).toMatchObject({
-			message: `Request ${requestId} is not completed yet (status "created")`,
-		});
-	});
-
-	it('returns one item per post with the request_id', async () => {
-		const requestId = await completedScrape();
-		const result = await run({ resource: 'socialPost', operation: 'getResults', requestId });
-		expect(result.status).toBe('success');
-		const items = result.items();
-		expect(items).toHaveLength(1);
-		const { request_id, ...post } = items[0];
-		expect(request_id).toBe(requestId);
-		expect(SocialPost.parse(post).url).toBe('https://social.example.com/someone/posts/42');
-		expect(context.sim.requests().map((request) => `${request.api} ${request.path}`)).toEqual([
-			`social /v1/scrape/${requestId}`,
-		]);
-	});
-
-	it('returns the whole response', async () => {
-		const requestId = await completedScrape();
-		const result = await run({
-			resource: 'socialPost',
-			operation: 'getResults',
-			requestId,
-			output: 'envelope',
-		});
-		const items = result.items();
-		expect(items).toHaveLength(1);
-		expect(SocialEnvelope.parse(items[0])).toMatchObject({
-			request_id: requestId,
-			status: 'completed',
-		});
-	});
-});
-
-describe('Video Request → Get Status', () => {
-	it('returns the status record from the video host', async () => {
-		const seeded = context.sim.seedVideoRequest({ status: 'in_progress' });
-		const result = await run({
-			resource: 'videoRequest',
-			operation: 'getStatus',
-			requestId: seeded.request_id,
-		});
-		expect(result.status).toBe('success');
-		expect(VideoStatusRecord.parse(result.items()[0])).toEqual(seeded);
-		expect(context.sim.requests()).toEqual([
-			expect.objectContaining({
-				api: 'video',
-				method: 'GET',
-				path: `/v1/requests/${seeded.request_id}`,
-			}),
-		]);
-	});
-
-	it.each(['failed', 'login_required', 'completed'] as const)(
-		'returns a %s request as a record, not as an error',
-		async (status) => {
-			const seeded = context.sim.seedVideoRequest({ status });
-			const result = await run({
-				resource: 'videoRequest',
-				operation: 'getStatus',
-				requestId: seeded.request_id,
-			});
-			expect(result.status).toBe('success');
-			expect(result.items()).toEqual([seeded]);
-		},
-	);
-});
-
-describe('external identifiers of the scrapers', () => {
-	it('sends one longer than 255 characters: spec section "Limits" sets that for the review API only', async () => {
-		const photo = await run(
-			photoSearch({ additionalFields: { externalIdentifier: 'p'.repeat(300) } }),
-		);
-		const scrape = await run(
-			socialScrape({ additionalFields: { externalIdentifier: 's'.repeat(300) } }),
-		);
-		expect(photo.status).toBe('success');
-		expect(scrape.status).toBe('success');
-		const bodies = context.sim.requests().map((r) => (r.body as IDataObject).external_identifier);
-		expect(bodies).toEqual(['p'.repeat(300), 's'.repeat(300)]);
-	});
-});
-
-describe('refuses bad input before sending anything', () => {
-	it.each([
-		['Keyword or Hashtag is required', photoSearch({ keyword: '={{ "" }}' })],
-		['Callback URL must be an http(s) URL', photoSearch({ callbackUrl: 'not-a-url' })],
-		['Post URL must be an http(s) URL', socialScrape({ url: 'social.example.com/p/1' })],
-		['Request ID is required', photoResults('={{ "" }}')],
-		['Page must be at least 1', photoResults('r1', { page: '={{ 0 }}' })],
-		[
-			'Results per Page must be a whole number',
-			photoResults('r1', { options: { perPage: '={{ 2.5 }}' } }),
-		],
-		[
-			'Request ID is required',
-			{ resource: 'socialPost', operation: 'getResults', requestId: '={{ " " }}' },
-		],
-		[
-			'Request ID is required',
-			{ resource: 'videoRequest', operation: 'getStatus', requestId: '={{ "" }}' },
-		],
-	])('refuses with "%s"', async (message, parameters) => {
-		const result = await run(parameters);
-		expect(result.status).toBe('error');
-		expect(result.nodeError(NAME)).toMatchObject({
-			name: 'NodeOperationError',
-			message: expect.stringContaining(message),
-		});
-		expect(context.sim.requests()).toHaveLength(0);
-	});
-
-	it('keeps valid items going with continue on fail', async () => {
-		const result = await run(
-			photoSearch({ keyword: '={{ $json.keyword }}' }),
-			[{ keyword: 'sunset' }, { keyword: '' }, { keyword: '#beach' }],
-			{ continueOnFail: true },
-		);
-		expect(result.status).toBe('success');
-		const pairs = result.pairs();
-		expect(pairs.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(pairs[0].json.status).toBe('created');
-		expect(pairs[1].json.error).toBe('Keyword or Hashtag is required (item 1)');
-		expect(pairs[2].json.status).toBe('created');
-		// Items run concurrently: the order they reach the service in is not promised.
-		const keywords = context.sim.requests().map((request) => (request.body as IDataObject).keyword);
-		expect(keywords.sort()).toEqual(['#beach', 'sunset']);
 	});
 });

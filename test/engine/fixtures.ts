@@ -6,6 +6,7 @@ import { ReviewScraperApi } from '../../credentials/ReviewScraperApi.credentials
 import { ScrapingApi } from '../../credentials/ScrapingApi.credentials';
 import { EcommerceSearch } from '../../nodes/EcommerceSearch/EcommerceSearch.node';
 import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
+import { ScrapingDelivery } from '../../nodes/ScrapingDelivery/ScrapingDelivery.node';
 import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
 import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingScheduler.node';
 import { createSimulator, type Simulator } from '../../simulator/server';
@@ -19,6 +20,7 @@ export const nodeTypes = {
 	'n8n-nodes-review-scraping.scrapingScheduler': new ScrapingScheduler(),
 	'n8n-nodes-review-scraping.ecommerceSearch': new EcommerceSearch(),
 	'n8n-nodes-review-scraping.socialScraper': new SocialScraper(),
+	'n8n-nodes-review-scraping.scrapingDelivery': new ScrapingDelivery(),
 };
 
 export const credentialTypes = [new ReviewScraperApi(), new ScrapingApi()];

@@ -1,0 +1,209 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { ConfigPatch } from '../../simulator/config';
+import type { Simulator } from '../../simulator/server';
+import { credentialsFor, credentialTypes, nodeTypes } from './fixtures';
+import { runWorkflow, type NodeSpec } from './harness';
+
+const ROOT = join(__dirname, '..', '..');
+const SUFFIX = '.workflow.json';
+
+/** A request as the simulator received it, and as a workflow file expects it. */
+export interface ObservedRequest {
+	method: string;
+	api: string;
+	path: string;
+	query?: IDataObject;
+	body?: unknown;
+}
+
+/** `<Node>/<resource>/<operation>.workflow.json`: one operation run through the engine. */
+export interface OperationWorkflow {
+	/** Chained in this order; the last is the node under test. */
+	nodes: NodeSpec[];
+	input?: IDataObject[];
+	/** The simulator's settings for this workflow (a reset restores them). */
+	configure?: ConfigPatch;
+	/** What the simulator holds first: a call to its API (`"POST {{sim}}/…"`), or a seeded record. */
+	before?: Array<
+		{ call: string; body: IDataObject; deliveries?: number } | { seedVideoRequest: IDataObject }
+	>;
+	/** Faults the simulator answers the workflow's requests with. */
+	faults?: Array<Parameters<Simulator['injectFault']>[0]>;
+	requests: ObservedRequest[];
+	/** The last node's first output; or one `{ error, description }` when the execution failed. */
+	output: IDataObject[];
+	/** Its error output (On Error → Continue (using error output)), when anything is there. */
+	errorOutput?: IDataObject[];
+	/** Inputs refused before anything is sent: the last node's parameters but its resource and operation. */
+	badInput?: Array<{
+		case: string;
+		typeVersion?: number;
+		parameters: INodeParameters;
+		input?: IDataObject[];
+		/** The start of the message, a regular expression naming the field. */
+		error: string;
+		/** The item the message names; 0 unless given. */
+		item?: number;
+	}>;
+}
+
+/** `Node/resource/operation` of every operation in the nodes' operation tables. */
+export function operationsOfTables(): string[] {
+	const nodesDir = join(ROOT, 'nodes');
+	return readdirSync(nodesDir)
+		.flatMap((node) => {
+			let resources: string[] = [];
+			try {
+				resources = readdirSync(join(nodesDir, node, 'actions'), { withFileTypes: true })
+					.filter((entry) => entry.isDirectory())
+					.map((entry) => entry.name);
+			} catch {
+				return [];
+			}
+			return resources.flatMap((resource) => {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				const table = require(join(nodesDir, node, 'actions', resource)) as {
+					operations: Record<string, unknown>;
+				};
+				return Object.keys(table.operations).map((op) => [node, resource, op].join('/'));
+			});
+		})
+		.sort();
+}
+
+function* files(dir: string): Generator<string> {
+	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) yield* files(path);
+		else if (entry.name.endsWith(SUFFIX)) yield path;
+	}
+}
+
+/**
+ * Every workflow file: `<operation>.workflow.json`, or `<operation>.<variant>.workflow.json` for
+ * more of the same operation (the matrices run the first kind only).
+ */
+export function expectedWorkflows({ variants = false } = {}) {
+	return [...files(__dirname)]
+		.map((path) => {
+			const file = relative(__dirname, path).split(sep).join('/');
+			const [operation, variant] = file.slice(0, -SUFFIX.length).split('.');
+			return {
+				file,
+				operation,
+				variant,
+				path,
+				workflow: JSON.parse(readFileSync(path, 'utf8')) as OperationWorkflow,
+			};
+		})
+		.filter(({ variant }) => variants || !variant)
+		.sort((a, b) => (a.file < b.file ? -1 : 1));
+}
+
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Times the simulator stamps become `{{time}}`; its origin and the receiver's their placeholders. */
+export function normalise<T>(value: T, origins: Record<string, string>): T {
+	return JSON.parse(JSON.stringify(value), (_key, field: unknown) => {
+		if (typeof field !== 'string') return field;
+		if (TIME.test(field)) return '{{time}}';
+		let text = field;
+		for (const [origin, placeholder] of Object.entries(origins)) {
+			text = text.replaceAll(origin, placeholder);
+		}
+		return text;
+	}) as T;
+}
+
+/**
+ * Arranges the simulator as the workflow asks, runs it, and gives what was observed in the
+ * workflow file's terms. `arranged` runs between the arrangement and the run (a fault to inject).
+ */
+export async function runOperation(
+	sim: Simulator,
+	receiverUrl: string,
+	workflow: OperationWorkflow,
+	{
+		arranged = () => {},
+		credentials = credentialsFor(sim),
+		settings = {},
+	}: {
+		arranged?: () => void;
+		credentials?: ReturnType<typeof credentialsFor>;
+		/** Settings of the node under test, such as `continueOnFail`. */
+		settings?: Partial<NodeSpec>;
+	} = {},
+) {
+	const origins = { [new URL(sim.urls.baseUrl).origin]: '{{sim}}', [receiverUrl]: '{{receiver}}' };
+	let answered = '';
+	const fill = <T>(value: T): T => {
+		let text = JSON.stringify(value).replaceAll('{{answered}}', answered);
+		for (const [origin, placeholder] of Object.entries(origins)) {
+			text = text.replaceAll(placeholder, origin);
+		}
+		return JSON.parse(text) as T;
+	};
+	if (workflow.configure) sim.configure(workflow.configure);
+	for (const step of workflow.before ?? []) {
+		if ('seedVideoRequest' in step) {
+			answered = sim.seedVideoRequest(fill(step.seedVideoRequest)).request_id;
+			continue;
+		}
+		const [method, url] = fill(step.call).split(' ');
+		const response = await fetch(url, {
+			method,
+			headers: { 'content-type': 'application/json', 'x-api-key': sim.config.apiKey },
+			body: JSON.stringify(fill(step.body)),
+		});
+		if (!response.ok) throw new Error(`${step.call} answered HTTP ${response.status}`);
+		const answer = (await response.json()) as IDataObject;
+		answered = String(answer.request_id ?? (answer.results as IDataObject[])[0].schedule_id);
+		await sim.waitForDeliveries(step.deliveries ?? 1, 5000);
+	}
+	sim.clearRequests();
+	for (const fault of workflow.faults ?? []) sim.injectFault(fault);
+	arranged();
+	const nodes = fill(workflow.nodes);
+	nodes[nodes.length - 1] = { ...nodes[nodes.length - 1], ...settings };
+	const run = await runWorkflow({
+		nodes,
+		nodeTypes,
+		credentialTypes,
+		credentials,
+		inputItems: fill(workflow.input ?? [{}]).map((json): INodeExecutionData => ({ json })),
+	});
+	const node = nodes[nodes.length - 1].name;
+	// Items are sent a few at a time: the order their requests arrive in is not promised.
+	const ordered = (list: ObservedRequest[]) =>
+		(workflow.input?.length ?? 1) > 1
+			? [...list].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))
+			: list;
+	// A request the rate limit refused (10 a second per key) is no read: the transport sends it again.
+	const requests = sim.requests().filter((request) => !request.rateLimited);
+	const observed: Pick<OperationWorkflow, 'requests' | 'output' | 'errorOutput'> = normalise(
+		{
+			requests: ordered(
+				requests.map(({ method, api, path, query, body }) => ({
+					method,
+					api,
+					path,
+					...(Object.keys(query).length ? { query } : {}),
+					...(body === undefined || body === null ? {} : { body }),
+				})),
+			),
+			output:
+				run.status === 'success'
+					? run.json(node)
+					: [{ error: run.error?.message, description: run.error?.description }],
+			...(run.status === 'success' && run.json(node, 1).length
+				? { errorOutput: run.json(node, 1) }
+				: {}),
+		},
+		origins,
+	);
+	return { run, node, requests, observed };
+}
