@@ -65,7 +65,6 @@ export function operationsOfTables(): string[] {
 				return [];
 			}
 			return resources.flatMap((resource) => {
-				// eslint-disable-next-line @typescript-eslint/no-require-imports
 				const table = require(join(nodesDir, node, 'actions', resource)) as {
 					operations: Record<string, unknown>;
 				};

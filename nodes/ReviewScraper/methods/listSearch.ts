@@ -1,8 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { send } from '../../shared/outgoing/transport';
+import { endpointRequest, send } from '../../shared/outgoing/transport';
 import { respondJobList } from '../actions/respondJob/getAll.operation';
-import { endpointRequest } from '../../shared/outgoing/transport';
 
 const TEXT_SHOWN = 40;
 
