@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -7,39 +7,28 @@ import {
 	runOperation,
 	type ItemOperation,
 } from '../../../../nodes/shared/outgoing/router';
-import { testNode } from '../../helpers';
+import { itemOf, serviceContext, testNode } from '../../helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * A run of `itemCount` items whose requests reach a stand-in for the service: each "sends" (is
- * recorded) and answers after `sendMs`. No pacing, so only the router decides what is in flight.
- */
+/** `itemCount` items, each request answered after `sendMs`; `peak` is the most ever in flight. */
 function contextFor(
 	itemCount: number,
 	continueOnFail = false,
 	sendMs: (i: number) => number = () => 5,
 ) {
-	const sent: number[] = [];
 	let inFlight = 0;
 	let peak = 0;
-	const context = {
-		getInputData: () => Array.from({ length: itemCount }, (_, i) => ({ json: { i } })),
-		continueOnFail: () => continueOnFail,
-		getNode: () => testNode,
-		getCredentials: async () => ({ baseUrl: 'http://127.0.0.1:9', requestsPerSecond: 0 }),
-		helpers: {
-			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
-				const i = Number((options.qs as IDataObject).i);
-				sent.push(i);
-				inFlight++;
-				peak = Math.max(peak, inFlight);
-				await sleep(sendMs(i));
-				inFlight--;
-				return { statusCode: 200, headers: {}, body: { i } };
-			},
+	const { context, sent } = serviceContext({
+		items: Array.from({ length: itemCount }, (_, i) => ({ i })),
+		continueOnFail,
+		answer: async (request) => {
+			peak = Math.max(peak, ++inFlight);
+			await sleep(sendMs(itemOf(request)));
+			inFlight--;
+			return { statusCode: 200, body: { i: itemOf(request) } };
 		},
-	} as unknown as IExecuteFunctions;
+	});
 	return { context, sent, peak: () => peak };
 }
 
@@ -64,13 +53,13 @@ function operation(behaviour: { badItem?: number; refusedAtSend?: number; onChec
 			};
 		},
 	};
-	return { op };
+	return op;
 }
 
 describe('the per-item loop runs items concurrently and keeps the one-by-one guarantees', () => {
 	it('keeps the output in input order, paired with its item, whatever order items finish in', async () => {
 		const { context, peak } = contextFor(12, false, (i) => (i % 3) * 7);
-		const [output] = await runOperation.call(context, operation({}).op);
+		const [output] = await runOperation.call(context, operation({}));
 		expect(output.map((item) => [item.json.i, item.pairedItem])).toEqual(
 			Array.from({ length: 12 }, (_, i) => [i, { item: i }]),
 		);
@@ -79,30 +68,30 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 
 	it('runs one item at a time for an operation that asks for it', async () => {
 		const { context, peak } = contextFor(6);
-		await runOperation.call(context, { ...operation({}).op, oneAtATime: true });
+		await runOperation.call(context, { ...operation({}), oneAtATime: true });
 		expect(peak()).toBe(1);
 	});
 
 	it('sends nothing for an item before every earlier item has passed its checks', async () => {
 		const { context, sent } = contextFor(6);
 		const sentWhenChecked: number[] = [];
-		const { op } = operation({ onCheck: () => sentWhenChecked.push(sent.length) });
+		const op = operation({ onCheck: () => sentWhenChecked.push(sent.length) });
 		await runOperation.call(context, op);
 		expect(sentWhenChecked).toEqual([0, 0, 0, 0, 0, 0]);
-		expect(sent[0]).toBe(0);
-		expect([...sent].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(itemOf(sent[0])).toBe(0);
+		expect(sent.map(itemOf).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
 	});
 
 	it('stops at a bad item: later items send nothing, earlier ones went through', async () => {
 		const { context, sent } = contextFor(10);
-		const { op } = operation({ badItem: 2 });
+		const op = operation({ badItem: 2 });
 		await expect(runOperation.call(context, op)).rejects.toThrow('URL is not valid (item 2)');
-		expect([...sent].sort((a, b) => a - b)).toEqual([0, 1]);
+		expect(sent.map(itemOf).sort((a, b) => a - b)).toEqual([0, 1]);
 	});
 
 	it('with Continue On Fail, gives the bad item an error item in its place and runs the rest', async () => {
 		const { context, sent } = contextFor(6, true);
-		const [output] = await runOperation.call(context, operation({ badItem: 2 }).op);
+		const [output] = await runOperation.call(context, operation({ badItem: 2 }));
 		expect(output.map((item) => item.json.i ?? item.json.error)).toEqual([
 			0,
 			1,
@@ -116,7 +105,7 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 
 	it('reports the first failing item, and names the items the service already accepted', async () => {
 		const { context } = contextFor(10, false, (i) => (i === 1 ? 30 : 1));
-		const { op } = operation({ refusedAtSend: 1 });
+		const op = operation({ refusedAtSend: 1 });
 		const error = await runOperation.call(context, op).then(
 			() => undefined,
 			(e: NodeOperationError) => e,
@@ -158,7 +147,7 @@ describe('requests that follow from an answer are declared, and sent for the sam
 			}),
 		};
 		const [output] = await runOperation.call(context, op);
-		expect(sent).toEqual([0, 10, 101, 102, 103]);
+		expect(sent.map(itemOf)).toEqual([0, 10, 101, 102, 103]);
 		expect(output).toEqual([101, 102, 103].map((i) => ({ json: { i }, pairedItem: { item: 0 } })));
 	});
 });
