@@ -1,8 +1,8 @@
-import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { send } from '../../../../../nodes/shared/outgoing/transport';
 import { pacerFor, RequestPacer } from '../../../../../nodes/shared/outgoing/transport/pacing';
-import { testNode } from '../../../helpers';
+import { serviceContext } from '../../../helpers';
 
 // Lower bounds only: a busy machine makes gaps longer, except the gap after a send recorded late.
 const gaps = (times: number[]) => times.slice(1).map((time, i) => time - times[i]);
@@ -74,25 +74,17 @@ describe('pacerFor', () => {
 });
 
 describe('send pacing', () => {
-	function context(secret: string, requestsPerSecond: number, answers: number[] = []) {
+	function context(apiToken: string, requestsPerSecond: number, answers: number[] = []) {
 		const sentAt: number[] = [];
-		const ctx = {
-			getNode: () => testNode,
-			getCredentials: async () => ({
-				apiToken: secret,
-				baseUrl: 'http://127.0.0.1:9',
-				requestsPerSecond,
-			}),
-			helpers: {
-				httpRequestWithAuthentication: async (_type: string, _options: IHttpRequestOptions) => {
-					sentAt.push(Date.now());
-					const status = answers[sentAt.length - 1] ?? 200;
-					return status === 429
-						? { statusCode: 429, body: 'Too Many Requests', headers: {} }
-						: { statusCode: 200, body: { success: true }, headers: {} };
-				},
+		const { context: ctx } = serviceContext({
+			credentials: { apiToken, requestsPerSecond },
+			answer: (_request, index) => {
+				sentAt.push(Date.now());
+				return answers[index] === 429
+					? { statusCode: 429, body: 'Too Many Requests' }
+					: { statusCode: 200, body: { success: true } };
 			},
-		} as unknown as IExecuteFunctions;
+		});
 		return { ctx, sentAt };
 	}
 	const get = (ctx: IExecuteFunctions) =>
