@@ -9,6 +9,12 @@ import {
 } from '../../../../nodes/shared/outgoing/router';
 import { itemOf, serviceContext, testNode } from '../../helpers';
 
+const probe = (i: number) => ({
+	api: 'review' as const,
+	method: 'GET' as const,
+	path: '/probe',
+	qs: { i },
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `itemCount` items, each request answered after `sendMs`; `peak` is the most ever in flight. */
@@ -45,7 +51,7 @@ function operation(behaviour: { badItem?: number; refusedAtSend?: number; onChec
 				throw new NodeOperationError(testNode, `URL is not valid (item ${i})`, { itemIndex: i });
 			}
 			return {
-				request: { api: 'review', method: 'GET', path: '/probe', qs: { i } },
+				request: probe(i),
 				toOutput: (answer: IDataObject) => {
 					if (i === behaviour.refusedAtSend) throw new Error(`Service refused item ${i}`);
 					return answer;
@@ -57,9 +63,12 @@ function operation(behaviour: { badItem?: number; refusedAtSend?: number; onChec
 }
 
 describe('the per-item loop runs items concurrently and keeps the one-by-one guarantees', () => {
-	it('keeps the output in input order, paired with its item, whatever order items finish in', async () => {
-		const { context, peak } = contextFor(12, false, (i) => (i % 3) * 7);
-		const [output] = await runOperation.call(context, operation({}));
+	it('checks every item before sending, keeps the output in input order, paired with its item', async () => {
+		const { context, peak, sent } = contextFor(12, false, (i) => (i % 3) * 7);
+		const sentWhenChecked: number[] = [];
+		const op = operation({ onCheck: () => sentWhenChecked.push(sent.length) });
+		const [output] = await runOperation.call(context, op);
+		expect(sentWhenChecked).toEqual(Array(12).fill(0));
 		expect(output.map((item) => [item.json.i, item.pairedItem])).toEqual(
 			Array.from({ length: 12 }, (_, i) => [i, { item: i }]),
 		);
@@ -72,16 +81,6 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 		expect(peak()).toBe(1);
 	});
 
-	it('sends nothing for an item before every earlier item has passed its checks', async () => {
-		const { context, sent } = contextFor(6);
-		const sentWhenChecked: number[] = [];
-		const op = operation({ onCheck: () => sentWhenChecked.push(sent.length) });
-		await runOperation.call(context, op);
-		expect(sentWhenChecked).toEqual([0, 0, 0, 0, 0, 0]);
-		expect(itemOf(sent[0])).toBe(0);
-		expect(sent.map(itemOf).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
-	});
-
 	it('stops at a bad item: later items send nothing, earlier ones went through', async () => {
 		const { context, sent } = contextFor(10);
 		const op = operation({ badItem: 2 });
@@ -89,20 +88,8 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 		expect(sent.map(itemOf).sort((a, b) => a - b)).toEqual([0, 1]);
 	});
 
-	it('with Continue On Fail, gives the bad item an error item in its place and runs the rest', async () => {
-		const { context, sent } = contextFor(6, true);
-		const [output] = await runOperation.call(context, operation({ badItem: 2 }));
-		expect(output.map((item) => item.json.i ?? item.json.error)).toEqual([
-			0,
-			1,
-			'URL is not valid (item 2)',
-			3,
-			4,
-			5,
-		]);
-		expect(sent).toHaveLength(5);
-	});
-
+	// Continue On Fail and the error output, for an item refused before sending, are
+	// test/engine/settingsMatrix.test.ts's.
 	it('reports the first failing item, and names the items the service already accepted', async () => {
 		const { context } = contextFor(10, false, (i) => (i === 1 ? 30 : 1));
 		const op = operation({ refusedAtSend: 1 });
@@ -122,12 +109,6 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 describe('requests that follow from an answer are declared, and sent for the same item', () => {
 	it('sends the follow-up, then every page its answer counts, and links the output to the item', async () => {
 		const { context, sent } = contextFor(1);
-		const probe = (i: number) => ({
-			api: 'review' as const,
-			method: 'GET' as const,
-			path: '/probe',
-			qs: { i },
-		});
 		const op: ItemOperation = {
 			description: [],
 			prepare: () => ({

@@ -47,38 +47,29 @@ const SENT_CODES = [
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
 const notFound = response(404, { message: 'Not found' });
+const answered = done({ success: true, job_id: 1 });
+const gone = done({ success: true, results: [] });
+const thrice = (outcome: AttemptOutcome) => [outcome, outcome, outcome];
 type Row = [string, string, AttemptOutcome, AttemptOutcome[], unknown];
 
 // [what happened, method, the latest attempt's outcome, the earlier ones, the decision]
 const table: Row[] = [
-	['an answer', 'POST', ok, [], done({ success: true, job_id: 1 })],
-	[
-		'an answer after retries',
-		'GET',
-		ok,
-		[reset, serverError(500)],
-		done({ success: true, job_id: 1 }),
-	],
+	['an answer', 'POST', ok, [], answered],
+	['an answer after retries', 'GET', ok, [reset, serverError(500)], answered],
 	['429 with Retry-After', 'POST', rateLimited, [], retry(2000)],
 	[
-		'429 in an HTTP 200 body',
+		'429 in a 200 body',
 		'POST',
 		submitted(200, { success: false, status: 429 }),
 		[],
 		retry(backoff(1)),
 	],
-	[
-		'the 4th 429 in a row',
-		'POST',
-		submitted(429, ''),
-		[rateLimited, rateLimited, rateLimited],
-		retry(2000),
-	],
+	['the 4th 429 in a row', 'POST', submitted(429, ''), thrice(rateLimited), retry(2000)],
 	[
 		'429s are not attempts',
 		'GET',
 		submitted(429, ''),
-		[reset, reset, reset, reset],
+		[...thrice(reset), reset],
 		retry(backoff(1)),
 	],
 	...SENT_CODES.flatMap((code): Row[] => [
@@ -86,29 +77,17 @@ const table: Row[] = [
 		[`${code}, a delete`, 'DELETE', network(code), [], retry(backoff(1))],
 		[`${code}, a submission: may have been accepted`, 'POST', network(code), [], fail(1, true)],
 	]),
-	...NOT_SENT_CODES.map((code): Row => [
-		`${code}, never sent`,
-		'POST',
-		network(code),
-		[],
-		retry(backoff(1)),
-	]),
+	...NOT_SENT_CODES.map((code): Row => [code, 'POST', network(code), [], retry(backoff(1))]),
 	[
-		'socket hang up reads as a reset',
+		'socket hang up is a reset',
 		'POST',
 		outcomeOfThrown(new Error('socket hang up')),
 		[],
 		fail(1, true),
 	],
 	['not the network', 'GET', outcomeOfThrown(new Error('Invalid URL')), [], fail(1, false)],
-	[
-		'not sent, last attempt',
-		'POST',
-		refusedConnection,
-		Array(3).fill(refusedConnection),
-		fail(4, false),
-	],
-	['a reset read, last attempt', 'GET', reset, [reset, reset, reset], fail(4, false)],
+	['not sent, last attempt', 'POST', refusedConnection, thrice(refusedConnection), fail(4, false)],
+	['a reset read, last attempt', 'GET', reset, thrice(reset), fail(4, false)],
 	[
 		'429s between resets',
 		'GET',
@@ -118,54 +97,24 @@ const table: Row[] = [
 	],
 	['bad JSON, a read', 'GET', response(200, '{"success": tr'), [], retry(backoff(1))],
 	['bad JSON, a submission', 'POST', submitted(200, '<html>'), [], fail(1, true)],
-	[
-		'bad JSON, a read, last attempt',
-		'GET',
-		response(502, '<html>'),
-		[reset, reset, reset],
-		fail(4, false),
-	],
+	['bad JSON, a read, last attempt', 'GET', response(502, '<html>'), thrice(reset), fail(4, false)],
 	['5xx, a read', 'GET', serverError(500), [serverError(500)], retry(backoff(2))],
 	['5xx, a read, with Retry-After', 'GET', serverError(503, '5'), [], retry(5000)],
 	['5xx, a read, Retry-After over the cap', 'GET', serverError(503, '120'), [], fail(1, false)],
 	['5xx, a delete', 'DELETE', serverError(500), [], retry(backoff(1))],
-	['5xx, a submission: may have been accepted', 'POST', serverError(500), [], fail(1, true)],
+	['5xx, a submission', 'POST', serverError(500), [], fail(1, true)],
+	['5xx, a read, last attempt', 'GET', serverError(500), thrice(serverError(500)), fail(4, false)],
+	['4xx, a read', 'GET', response(404, { success: false }), [], fail(1, false)],
+	['4xx, a submission', 'POST', submitted(400, { status: 'failed' }), [], fail(1, false)],
 	[
-		'5xx, a read, last attempt',
-		'GET',
-		serverError(500),
-		Array(3).fill(serverError(500)),
-		fail(4, false),
-	],
-	['4xx, a read', 'GET', response(404, { success: false, message: 'No job' }), [], fail(1, false)],
-	[
-		'4xx, a submission: nothing queued',
-		'POST',
-		submitted(400, { status: 'failed' }),
-		[],
-		fail(1, false),
-	],
-	[
-		'error body in HTTP 200',
+		'error body in a 200',
 		'POST',
 		submitted(200, { success: false, status: 400 }),
 		[],
 		fail(1, false),
 	],
-	[
-		'DELETE 404 after a reset: gone',
-		'DELETE',
-		notFound,
-		[reset],
-		done({ success: true, results: [] }),
-	],
-	[
-		'DELETE 404 after a 5xx: gone',
-		'DELETE',
-		notFound,
-		[serverError(502)],
-		done({ success: true, results: [] }),
-	],
+	['DELETE 404 after a reset: gone', 'DELETE', notFound, [reset], gone],
+	['DELETE 404 after a 5xx: gone', 'DELETE', notFound, [serverError(502)], gone],
 	['DELETE 404 at the first attempt', 'DELETE', notFound, [], fail(1, false)],
 	['DELETE 404 after one never sent', 'DELETE', notFound, [refusedConnection], fail(2, false)],
 	['DELETE 404 after only 429s', 'DELETE', notFound, [rateLimited], fail(1, false)],

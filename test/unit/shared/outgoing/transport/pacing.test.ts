@@ -60,6 +60,24 @@ describe('RequestPacer', () => {
 		expect(pauses[3]).toBeLessThanOrEqual(2000);
 		expect(Math.max(...pauses)).toBeLessThanOrEqual(10_000);
 	});
+
+	it('starts again at the full rate once a minute has passed without a refusal', async () => {
+		const pacer = new RequestPacer(10);
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+		try {
+			pacer.refused(0);
+			expect(pacer.rate).toBeCloseTo(8, 5);
+			clock.mockReturnValue(now + 30_000);
+			await pacer.acquire();
+			expect(pacer.rate).toBeCloseTo(8, 5);
+			clock.mockReturnValue(now + 61_000);
+			await pacer.acquire();
+			expect(pacer.rate).toBe(10);
+		} finally {
+			clock.mockRestore();
+		}
+	});
 });
 
 describe('pacerFor', () => {
@@ -125,25 +143,5 @@ describe('send pacing', () => {
 		const pacer = pacerFor('review', 'http://127.0.0.1:9', 'refused-token', 10);
 		expect(pacer.refusals).toBe(1);
 		expect(pacer.rate).toBeLessThan(10);
-	});
-});
-
-describe('RequestPacer memory of refusals', () => {
-	it('starts again at the full rate once a minute has passed without a refusal', async () => {
-		const pacer = new RequestPacer(10);
-		const now = Date.now();
-		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
-		try {
-			pacer.refused(0);
-			expect(pacer.rate).toBeCloseTo(8, 5);
-			clock.mockReturnValue(now + 30_000);
-			await pacer.acquire();
-			expect(pacer.rate).toBeCloseTo(8, 5);
-			clock.mockReturnValue(now + 61_000);
-			await pacer.acquire();
-			expect(pacer.rate).toBe(10);
-		} finally {
-			clock.mockRestore();
-		}
 	});
 });
