@@ -17,66 +17,8 @@ const build = (input: Partial<ScheduleInput>) =>
 	});
 
 describe('schedule payload (spec section "Scheduling")', () => {
-	it('builds the body with only the parts that were given', () => {
-		expect(build({ scheduleName: 'Nightly', headers: { 'x-trace': 'a' }, body: {} })).toEqual({
-			service: 'rsapi',
-			endpoint: 'add',
-			frequency: 'daily',
-			schedule_name: 'Nightly',
-			headers: { 'x-trace': 'a' },
-			query_params: { url: 'https://reviews.example.com/biz/1', callback: CALLBACK },
-		});
-	});
-
-	it('cleans scheduled add parameters exactly as Profile → Add does', () => {
-		const payload = build({
-			queryParams: {
-				url: ' https://reviews.example.com/biz/1 ',
-				from_date: '2026-11-23T12:20:00.000+01:00',
-				blocks: '10.0',
-				diff: '',
-				callback: CALLBACK,
-			},
-		});
-		expect(payload.query_params).toEqual({
-			url: 'https://reviews.example.com/biz/1',
-			from_date: '2026-11-23',
-			blocks: 10,
-			callback: CALLBACK,
-		});
-	});
-
-	it('keeps an add_bulk body as a list of checked profiles', () => {
-		const payload = build({
-			endpoint: 'add_bulk',
-			queryParams: {},
-			body: [
-				{ url: 'https://a.example.com/x', callback: CALLBACK },
-				{ query: 'Pizza', blocks: '5', callback: CALLBACK, from_date: '2026-01-02T00:00:00Z' },
-			],
-		});
-		expect(payload.body).toEqual([
-			{ url: 'https://a.example.com/x', callback: CALLBACK },
-			{ query: 'Pizza', blocks: 5, callback: CALLBACK, from_date: '2026-01-02' },
-		]);
-		expect(payload.query_params).toBeUndefined();
-	});
-
-	it('accepts riapi with body only', () => {
-		expect(
-			build({
-				service: 'riapi',
-				endpoint: 'reviews',
-				queryParams: undefined,
-				body: { profile_id: 3, callback: CALLBACK },
-			}),
-		).toMatchObject({
-			service: 'riapi',
-			endpoint: 'reviews',
-			body: { profile_id: 3, callback: CALLBACK },
-		});
-	});
-
+	// The bodies built (the parts given, add parameters cleaned as Profile → Add cleans them, an
+	// add_bulk list, a riapi body) are test/engine/ScrapingScheduler.test.ts's.
 	it('takes callback or callback_url, in the query or the body, for riapi', () => {
 		for (const parts of [
 			{ queryParams: { callback: CALLBACK } },
