@@ -19,6 +19,15 @@ const build = (input: Partial<ScheduleInput>) =>
 describe('schedule payload (spec section "Scheduling")', () => {
 	// The bodies built (the parts given, add parameters cleaned as Profile → Add cleans them, an
 	// add_bulk list, a riapi body) are test/engine/ScrapingScheduler.test.ts's.
+	it('keeps the headers and name given, and a riapi body alone', () => {
+		const named = build({ scheduleName: 'Nightly', headers: { 'x-trace': 'a' }, body: {} });
+		expect(named).toMatchObject({ schedule_name: 'Nightly', headers: { 'x-trace': 'a' } });
+		const body = { profile_id: 3, callback: CALLBACK };
+		const riapi = build({ service: 'riapi', endpoint: 'reviews', queryParams: undefined, body });
+		expect(riapi).toMatchObject({ service: 'riapi', body });
+		expect(riapi.query_params).toBeUndefined();
+	});
+
 	it('takes callback or callback_url, in the query or the body, for riapi', () => {
 		for (const parts of [
 			{ queryParams: { callback: CALLBACK } },
@@ -28,12 +37,13 @@ describe('schedule payload (spec section "Scheduling")', () => {
 		}
 	});
 
-	// The refusals test/engine/badInput.test.ts makes through the node (Service, Endpoint and
-	// Frequency out of their lists, no parameters, the services' own credentials, profile keys
+	// The refusals test/engine/badInput.test.ts makes through the node (no parameters, the services' own credentials, profile keys
 	// misspelt, a missing callback) are not repeated here.
 	const url = 'https://x.example.com';
 	it.each<[Partial<ScheduleInput>, string]>([
 		[{ service: '' }, 'Service is required (item 2)'],
+		[{ service: 'xyz' }, 'Service must be one of rsapi, riapi, got "xyz"'],
+		[{ frequency: 'hourly' }, 'Frequency must be one of daily, weekly, monthly'],
 		[{ endpoint: '' }, 'Endpoint is required'],
 		[
 			{ service: 'riapi', endpoint: 'add' },
