@@ -6,15 +6,9 @@ import { toolCaller, type ToolCaller } from '../../../../nodes/shared/host/inter
 import { answerFailure, toolRefusalWords } from '../../../../nodes/shared/outgoing/toolAnswer';
 import { invalidParameter } from '../../../../nodes/shared/outgoing/validation';
 import { refuseWaitingForSuppliedTool } from '../../../../nodes/shared/waiting/wait';
+import { testNode } from '../../helpers';
 
-const node = (type: string): INode => ({
-	id: 'n1',
-	name: 'Respond Job',
-	type,
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-});
+const node = (type: string): INode => ({ ...testNode, name: 'Respond Job', type });
 
 const TOOL = 'n8n-nodes-review-scraping.reviewScraperTool';
 const AGENT = { name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent' };

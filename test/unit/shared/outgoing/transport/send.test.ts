@@ -42,6 +42,7 @@ const call = (context: ReturnType<typeof answering>['context'], method = 'GET', 
 // (test/engine/faults.test.ts) sends each injected fault through send. These are the sequences
 // it cannot inject: [method, what the service does, attempts expected, answer or undefined].
 const gone = { success: true, results: [] };
+const slowDown = { statusCode: 200, body: { success: false, status: 429, message: 'Slow down' } };
 const matrix: Array<[string, string, ServiceAnswer[], number, unknown]> = [
 	['DELETE', '503 then OK', [serverError(503), ok], 2, ok.body],
 	['DELETE', 'reset, then gone', [networkError('ECONNRESET'), notFound], 2, gone],
@@ -49,13 +50,7 @@ const matrix: Array<[string, string, ServiceAnswer[], number, unknown]> = [
 	['POST', 'connection refused then OK', [networkError('ECONNREFUSED'), ok], 2, ok.body],
 	['POST', '429 four times then OK', [tooMany(), tooMany(), tooMany(), tooMany(), ok], 5, ok.body],
 	['GET', '404', [notFound], 1, undefined],
-	[
-		'GET',
-		'429 inside an HTTP 200 body, then OK',
-		[{ statusCode: 200, body: { success: false, status: 429, message: 'Slow down' } }, ok],
-		2,
-		ok.body,
-	],
+	['GET', '429 inside an HTTP 200 body, then OK', [slowDown, ok], 2, ok.body],
 	['POST', 'bare 429 that is not JSON, then OK', [{ statusCode: 429, body: 'No' }, ok], 2, ok.body],
 ];
 
