@@ -50,6 +50,8 @@ const notFound = response(404, { message: 'Not found' });
 const answered = done({ success: true, job_id: 1 });
 const gone = done({ success: true, results: [] });
 const thrice = (outcome: AttemptOutcome) => [outcome, outcome, outcome];
+const thrown = (message: string) => outcomeOfThrown(new Error(message));
+const refusedIn200 = (status: number) => submitted(200, { success: false, status });
 type Row = [string, string, AttemptOutcome, AttemptOutcome[], unknown];
 
 // [what happened, method, the latest attempt's outcome, the earlier ones, the decision]
@@ -57,35 +59,17 @@ const table: Row[] = [
 	['an answer', 'POST', ok, [], answered],
 	['an answer after retries', 'GET', ok, [reset, serverError(500)], answered],
 	['429 with Retry-After', 'POST', rateLimited, [], retry(2000)],
-	[
-		'429 in a 200 body',
-		'POST',
-		submitted(200, { success: false, status: 429 }),
-		[],
-		retry(backoff(1)),
-	],
+	['429 in a 200 body', 'POST', refusedIn200(429), [], retry(backoff(1))],
 	['the 4th 429 in a row', 'POST', submitted(429, ''), thrice(rateLimited), retry(2000)],
-	[
-		'429s are not attempts',
-		'GET',
-		submitted(429, ''),
-		[...thrice(reset), reset],
-		retry(backoff(1)),
-	],
+	['429s are not attempts', 'GET', submitted(429, ''), Array(4).fill(reset), retry(backoff(1))],
 	...SENT_CODES.flatMap((code): Row[] => [
 		[`${code}, a read`, 'GET', network(code), [], retry(backoff(1))],
 		[`${code}, a delete`, 'DELETE', network(code), [], retry(backoff(1))],
 		[`${code}, a submission: may have been accepted`, 'POST', network(code), [], fail(1, true)],
 	]),
 	...NOT_SENT_CODES.map((code): Row => [code, 'POST', network(code), [], retry(backoff(1))]),
-	[
-		'socket hang up is a reset',
-		'POST',
-		outcomeOfThrown(new Error('socket hang up')),
-		[],
-		fail(1, true),
-	],
-	['not the network', 'GET', outcomeOfThrown(new Error('Invalid URL')), [], fail(1, false)],
+	['socket hang up is a reset', 'POST', thrown('socket hang up'), [], fail(1, true)],
+	['not the network', 'GET', thrown('Invalid URL'), [], fail(1, false)],
 	['not sent, last attempt', 'POST', refusedConnection, thrice(refusedConnection), fail(4, false)],
 	['a reset read, last attempt', 'GET', reset, thrice(reset), fail(4, false)],
 	[
@@ -106,13 +90,7 @@ const table: Row[] = [
 	['5xx, a read, last attempt', 'GET', serverError(500), thrice(serverError(500)), fail(4, false)],
 	['4xx, a read', 'GET', response(404, { success: false }), [], fail(1, false)],
 	['4xx, a submission', 'POST', submitted(400, { status: 'failed' }), [], fail(1, false)],
-	[
-		'error body in a 200',
-		'POST',
-		submitted(200, { success: false, status: 400 }),
-		[],
-		fail(1, false),
-	],
+	['error body in a 200', 'POST', refusedIn200(400), [], fail(1, false)],
 	['DELETE 404 after a reset: gone', 'DELETE', notFound, [reset], gone],
 	['DELETE 404 after a 5xx: gone', 'DELETE', notFound, [serverError(502)], gone],
 	['DELETE 404 at the first attempt', 'DELETE', notFound, [], fail(1, false)],
@@ -128,20 +106,14 @@ describe('decide: what follows one attempt, given the attempts before it', () =>
 
 	it('fails with the outcome the error is made of', () => {
 		const outcome = serverError(500);
-		expect(decide(outcome, { method: 'POST', earlier: [] }, retryPolicy)).toMatchObject({
-			outcome,
-		});
+		const decision = decide(outcome, { method: 'POST', earlier: [] }, retryPolicy);
+		expect(decision).toMatchObject({ outcome });
 	});
 
 	it('jitters a backoff between half and all of its step', () => {
-		const pauses = [0, 0.5, 0.999].map(
-			(r) =>
-				(
-					decide(reset, { method: 'GET', earlier: [reset] }, retryPolicy, () => r) as {
-						afterMs: number;
-					}
-				).afterMs,
-		);
+		const pauseWith = (r: number) =>
+			decide(reset, { method: 'GET', earlier: [reset] }, retryPolicy, () => r) as Decision;
+		const pauses = [0, 0.5, 0.999].map((r) => (pauseWith(r) as { afterMs: number }).afterMs);
 		expect(pauses).toEqual([500, 750, 999.5]);
 	});
 });
