@@ -37,10 +37,8 @@ describe('what a waiting execution waits for', () => {
 		expect(tokenMatches(token, 'not-a-digest')).toBe(false);
 	});
 
-	it('reads nothing from an empty or cut-off value', () => {
-		expect(decodeAwaitedJob(undefined)).toBeUndefined();
-		expect(decodeAwaitedJob('')).toBeUndefined();
-		expect(decodeAwaitedJob('token:abc')).toBeUndefined();
+	it.each([undefined, '', 'token:abc'])('reads nothing from %p', (stored) => {
+		expect(decodeAwaitedJob(stored)).toBeUndefined();
 	});
 
 	// n8n 2.x's signed resume URL, kept with the node ID before the query, is

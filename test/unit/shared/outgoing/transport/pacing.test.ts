@@ -39,9 +39,7 @@ describe('RequestPacer', () => {
 		// An accepted request in between makes the next refusal a lone one again.
 		pacer.refused(0);
 		expect(pacer.rate).toBeCloseTo(3.36, 5);
-		pacer.refused(0);
-		pacer.refused(0);
-		pacer.refused(0);
+		for (let i = 0; i < 3; i++) pacer.refused(0);
 		// Never below a tenth of the configured rate.
 		expect(pacer.rate).toBe(1);
 		for (let i = 0; i < 10; i++) pacer.accepted();
