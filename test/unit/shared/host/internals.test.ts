@@ -16,22 +16,7 @@ function context(extra: object): IExecuteFunctions {
 	return { getNode: () => node, ...extra } as unknown as IExecuteFunctions;
 }
 
-function memoryStore() {
-	const data = new Map<string, string>();
-	return { set: (k: string, v: string) => data.set(k, v), get: (k: string) => data.get(k) };
-}
-
-/** n8n 1.x's execute context: no customData, `$execution.customData` through the data proxy. */
-function n8n1ExecuteContext(store = memoryStore()) {
-	const proxyCalls: number[] = [];
-	const ctx = context({
-		getWorkflowDataProxy: (itemIndex: number) => {
-			proxyCalls.push(itemIndex);
-			return { $execution: { customData: store } };
-		},
-	});
-	return { ctx, store, proxyCalls };
-}
+const memoryStore = () => new Map<string, string>();
 
 describe('execution custom data, detected rather than assumed', () => {
 	it('is the context’s own store where n8n offers one (2.x)', () => {
@@ -42,40 +27,41 @@ describe('execution custom data, detected rather than assumed', () => {
 	});
 
 	it('is $execution.customData through the data proxy on n8n 1.x, for the item asked', () => {
-		const { ctx, store, proxyCalls } = n8n1ExecuteContext();
+		const store = memoryStore();
+		const proxyCalls: number[] = [];
+		const ctx = context({
+			getWorkflowDataProxy: (itemIndex: number) => {
+				proxyCalls.push(itemIndex);
+				return { $execution: { customData: store } };
+			},
+		});
 		expect(executionCustomData(ctx, 3)).toBe(store);
 		expect(proxyCalls).toEqual([3]);
 		expect(isN8n2(ctx)).toBe(false);
 	});
 
-	it('is undefined where the context has neither (no execution behind it)', () => {
+	it('is undefined where the context has none, or n8n 2.x throws for want of an execution', () => {
 		expect(executionCustomData(context({}))).toBeUndefined();
 		const noStore = context({ getWorkflowDataProxy: () => ({ $execution: {} }) });
 		expect(executionCustomData(noStore)).toBeUndefined();
-	});
-
-	it('is undefined where n8n 2.x throws for a context without an execution', () => {
-		const ctx = context({});
-		Object.defineProperty(ctx, 'customData', {
+		const throwing = context({});
+		Object.defineProperty(throwing, 'customData', {
 			get() {
 				throw new Error('Cannot access customData: runExecutionData is not available');
 			},
 		});
-		expect(executionCustomData(ctx)).toBeUndefined();
-		expect(isN8n2(ctx)).toBe(false);
+		expect(executionCustomData(throwing)).toBeUndefined();
+		expect(isN8n2(throwing)).toBe(false);
 	});
 
 	it('is read in n8n 1.x’s webhook context through the keys its expressions get', () => {
-		const store = memoryStore();
-		store.set('awaiting_n1', 'job-7');
-		const webhook = {
-			getNode: () => node,
-			additionalKeys: { $execution: { customData: store } },
-		} as unknown as IWebhookFunctions;
-		expect(readExecutionCustomData(webhook, 'awaiting_n1')).toBe('job-7');
-		expect(readExecutionCustomData(webhook, 'other')).toBeUndefined();
-		const bare = { getNode: () => node } as unknown as IWebhookFunctions;
-		expect(readExecutionCustomData(bare, 'awaiting_n1')).toBeUndefined();
+		const store = new Map([['awaiting_n1', 'job-7']]);
+		const webhook = (extra: object) =>
+			({ getNode: () => node, ...extra }) as unknown as IWebhookFunctions;
+		const withKeys = webhook({ additionalKeys: { $execution: { customData: store } } });
+		expect(readExecutionCustomData(withKeys, 'awaiting_n1')).toBe('job-7');
+		expect(readExecutionCustomData(withKeys, 'other')).toBeUndefined();
+		expect(readExecutionCustomData(webhook({}), 'awaiting_n1')).toBeUndefined();
 	});
 });
 

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -7,39 +7,34 @@ import {
 	runOperation,
 	type ItemOperation,
 } from '../../../../nodes/shared/outgoing/router';
-import { testNode } from '../../helpers';
+import { itemOf, serviceContext, testNode } from '../../helpers';
 
+const probe = (i: number) => ({
+	api: 'review' as const,
+	method: 'GET' as const,
+	path: '/probe',
+	qs: { i },
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * A run of `itemCount` items whose requests reach a stand-in for the service: each "sends" (is
- * recorded) and answers after `sendMs`. No pacing, so only the router decides what is in flight.
- */
+/** `itemCount` items, each request answered after `sendMs`; `peak` is the most ever in flight. */
 function contextFor(
 	itemCount: number,
 	continueOnFail = false,
 	sendMs: (i: number) => number = () => 5,
 ) {
-	const sent: number[] = [];
 	let inFlight = 0;
 	let peak = 0;
-	const context = {
-		getInputData: () => Array.from({ length: itemCount }, (_, i) => ({ json: { i } })),
-		continueOnFail: () => continueOnFail,
-		getNode: () => testNode,
-		getCredentials: async () => ({ baseUrl: 'http://127.0.0.1:9', requestsPerSecond: 0 }),
-		helpers: {
-			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
-				const i = Number((options.qs as IDataObject).i);
-				sent.push(i);
-				inFlight++;
-				peak = Math.max(peak, inFlight);
-				await sleep(sendMs(i));
-				inFlight--;
-				return { statusCode: 200, headers: {}, body: { i } };
-			},
+	const { context, sent } = serviceContext({
+		items: Array.from({ length: itemCount }, (_, i) => ({ i })),
+		continueOnFail,
+		answer: async (request) => {
+			peak = Math.max(peak, ++inFlight);
+			await sleep(sendMs(itemOf(request)));
+			inFlight--;
+			return { statusCode: 200, body: { i: itemOf(request) } };
 		},
-	} as unknown as IExecuteFunctions;
+	});
 	return { context, sent, peak: () => peak };
 }
 
@@ -56,7 +51,7 @@ function operation(behaviour: { badItem?: number; refusedAtSend?: number; onChec
 				throw new NodeOperationError(testNode, `URL is not valid (item ${i})`, { itemIndex: i });
 			}
 			return {
-				request: { api: 'review', method: 'GET', path: '/probe', qs: { i } },
+				request: probe(i),
 				toOutput: (answer: IDataObject) => {
 					if (i === behaviour.refusedAtSend) throw new Error(`Service refused item ${i}`);
 					return answer;
@@ -64,13 +59,16 @@ function operation(behaviour: { badItem?: number; refusedAtSend?: number; onChec
 			};
 		},
 	};
-	return { op };
+	return op;
 }
 
 describe('the per-item loop runs items concurrently and keeps the one-by-one guarantees', () => {
-	it('keeps the output in input order, paired with its item, whatever order items finish in', async () => {
-		const { context, peak } = contextFor(12, false, (i) => (i % 3) * 7);
-		const [output] = await runOperation.call(context, operation({}).op);
+	it('checks every item before sending, keeps the output in input order, paired with its item', async () => {
+		const { context, peak, sent } = contextFor(12, false, (i) => (i % 3) * 7);
+		const sentWhenChecked: number[] = [];
+		const op = operation({ onCheck: () => sentWhenChecked.push(sent.length) });
+		const [output] = await runOperation.call(context, op);
+		expect(sentWhenChecked).toEqual(Array(12).fill(0));
 		expect(output.map((item) => [item.json.i, item.pairedItem])).toEqual(
 			Array.from({ length: 12 }, (_, i) => [i, { item: i }]),
 		);
@@ -79,44 +77,22 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 
 	it('runs one item at a time for an operation that asks for it', async () => {
 		const { context, peak } = contextFor(6);
-		await runOperation.call(context, { ...operation({}).op, oneAtATime: true });
+		await runOperation.call(context, { ...operation({}), oneAtATime: true });
 		expect(peak()).toBe(1);
-	});
-
-	it('sends nothing for an item before every earlier item has passed its checks', async () => {
-		const { context, sent } = contextFor(6);
-		const sentWhenChecked: number[] = [];
-		const { op } = operation({ onCheck: () => sentWhenChecked.push(sent.length) });
-		await runOperation.call(context, op);
-		expect(sentWhenChecked).toEqual([0, 0, 0, 0, 0, 0]);
-		expect(sent[0]).toBe(0);
-		expect([...sent].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
 	});
 
 	it('stops at a bad item: later items send nothing, earlier ones went through', async () => {
 		const { context, sent } = contextFor(10);
-		const { op } = operation({ badItem: 2 });
+		const op = operation({ badItem: 2 });
 		await expect(runOperation.call(context, op)).rejects.toThrow('URL is not valid (item 2)');
-		expect([...sent].sort((a, b) => a - b)).toEqual([0, 1]);
+		expect(sent.map(itemOf).sort((a, b) => a - b)).toEqual([0, 1]);
 	});
 
-	it('with Continue On Fail, gives the bad item an error item in its place and runs the rest', async () => {
-		const { context, sent } = contextFor(6, true);
-		const [output] = await runOperation.call(context, operation({ badItem: 2 }).op);
-		expect(output.map((item) => item.json.i ?? item.json.error)).toEqual([
-			0,
-			1,
-			'URL is not valid (item 2)',
-			3,
-			4,
-			5,
-		]);
-		expect(sent).toHaveLength(5);
-	});
-
+	// Continue On Fail and the error output, for an item refused before sending, are
+	// test/engine/settingsMatrix.test.ts's.
 	it('reports the first failing item, and names the items the service already accepted', async () => {
 		const { context } = contextFor(10, false, (i) => (i === 1 ? 30 : 1));
-		const { op } = operation({ refusedAtSend: 1 });
+		const op = operation({ refusedAtSend: 1 });
 		const error = await runOperation.call(context, op).then(
 			() => undefined,
 			(e: NodeOperationError) => e,
@@ -133,12 +109,6 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 describe('requests that follow from an answer are declared, and sent for the same item', () => {
 	it('sends the follow-up, then every page its answer counts, and links the output to the item', async () => {
 		const { context, sent } = contextFor(1);
-		const probe = (i: number) => ({
-			api: 'review' as const,
-			method: 'GET' as const,
-			path: '/probe',
-			qs: { i },
-		});
 		const op: ItemOperation = {
 			description: [],
 			prepare: () => ({
@@ -158,7 +128,7 @@ describe('requests that follow from an answer are declared, and sent for the sam
 			}),
 		};
 		const [output] = await runOperation.call(context, op);
-		expect(sent).toEqual([0, 10, 101, 102, 103]);
+		expect(sent.map(itemOf)).toEqual([0, 10, 101, 102, 103]);
 		expect(output).toEqual([101, 102, 103].map((i) => ({ json: { i }, pairedItem: { item: 0 } })));
 	});
 });

@@ -6,15 +6,9 @@ import { toolCaller, type ToolCaller } from '../../../../nodes/shared/host/inter
 import { answerFailure, toolRefusalWords } from '../../../../nodes/shared/outgoing/toolAnswer';
 import { invalidParameter } from '../../../../nodes/shared/outgoing/validation';
 import { refuseWaitingForSuppliedTool } from '../../../../nodes/shared/waiting/wait';
+import { testNode } from '../../helpers';
 
-const node = (type: string): INode => ({
-	id: 'n1',
-	name: 'Respond Job',
-	type,
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-});
+const node = (type: string): INode => ({ ...testNode, name: 'Respond Job', type });
 
 const TOOL = 'n8n-nodes-review-scraping.reviewScraperTool';
 const AGENT = { name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent' };
@@ -54,16 +48,19 @@ const refusal = () =>
 	);
 
 describe('who calls the tool', () => {
-	it.each(Object.entries(contexts))('tells %s apart on n8n 1.x', (expected, ctx) => {
-		expect(toolCaller(ctx)).toBe(expected);
-	});
-
-	it('tells them apart on n8n 2.x, where a tool knows it was supplied', () => {
-		expect(toolCaller(context(TOOL, undefined, false))).toBe('engine');
-		expect(toolCaller(context(TOOL, AGENT, true))).toBe('agentExecutor');
-		expect(toolCaller(context(TOOL, MCP, true))).toBe('supplied');
+	it.each<[string, ToolCaller, IExecuteFunctions]>([
+		...Object.entries(contexts).map(([caller, ctx]): [string, ToolCaller, IExecuteFunctions] => [
+			'1.x',
+			caller as ToolCaller,
+			ctx,
+		]),
+		['2.x', 'engine', context(TOOL, undefined, false)],
+		['2.x', 'agentExecutor', context(TOOL, AGENT, true)],
+		['2.x', 'supplied', context(TOOL, MCP, true)],
 		// A queue-mode worker runs an MCP Server Trigger's call in the tool's own execute data.
-		expect(toolCaller(context(TOOL, undefined, true))).toBe('supplied');
+		['2.x', 'supplied', context(TOOL, undefined, true)],
+	])('on n8n %s, tells %s apart', (_n8n, expected, ctx) => {
+		expect(toolCaller(ctx)).toBe(expected);
 	});
 });
 
@@ -85,23 +82,20 @@ describe("a refusal's words for a model", () => {
 		expect(toolRefusalWords(error)).toContain(advice);
 	});
 
-	it('tells a refused argument, and that nothing was sent', () => {
-		const words = toolRefusalWords(invalidParameter(node(TOOL), 0, 'Job ID', 'is required'));
-		expect(words).toContain('Job ID is required');
-		expect(words).toContain('Nothing was sent');
-		expect(words).toContain('before calling the tool again');
-	});
-
-	it('warns against calling again when the service may have accepted it', () => {
-		const words = toolRefusalWords(markMaybeAccepted(refusal()));
-		expect(words).toContain('do not call the tool again');
+	it('tells a refused argument and that nothing was sent, or warns when it may have been accepted', () => {
+		expect(toolRefusalWords(invalidParameter(node(TOOL), 0, 'Job ID', 'is required'))).toMatch(
+			/Job ID is required.*Nothing was sent.*before calling the tool again/,
+		);
+		expect(toolRefusalWords(markMaybeAccepted(refusal()))).toContain('do not call the tool again');
 	});
 });
 
 describe('a failure as each caller reads it', () => {
-	it('returns it as an item to an AgentExecutor, which drops thrown errors', () => {
-		const answered = answerFailure.call(contexts.agentExecutor, refusal());
-		expect(answered).toEqual([
+	it.each([
+		['an AgentExecutor, which drops thrown errors', contexts.agentExecutor],
+		["n8n 1.x's engine, which fails the execution on a tool's throw", contexts.engine],
+	])('returns it as an item to %s', (_caller, ctx) => {
+		expect(answerFailure.call(ctx, refusal())).toEqual([
 			[{ json: { error: toolRefusalWords(refusal()) }, pairedItem: { item: 0 } }],
 		]);
 	});
@@ -113,12 +107,6 @@ describe('a failure as each caller reads it', () => {
 		const error = refusal();
 		expect(() => answerFailure.call(ctx, error)).toThrow(toolRefusalWords(refusal()));
 		expect(error.description).toBeNull();
-	});
-
-	it("returns it as an item to n8n 1.x's engine, which fails the execution on a tool's throw", () => {
-		expect(answerFailure.call(contexts.engine, refusal())[0][0].json).toEqual({
-			error: toolRefusalWords(refusal()),
-		});
 	});
 
 	it('leaves a workflow error as it was', () => {

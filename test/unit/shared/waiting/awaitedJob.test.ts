@@ -37,19 +37,12 @@ describe('what a waiting execution waits for', () => {
 		expect(tokenMatches(token, 'not-a-digest')).toBe(false);
 	});
 
-	it('reads nothing from an empty or cut-off value', () => {
-		expect(decodeAwaitedJob(undefined)).toBeUndefined();
-		expect(decodeAwaitedJob('')).toBeUndefined();
-		expect(decodeAwaitedJob('token:abc')).toBeUndefined();
+	it.each([undefined, '', 'token:abc'])('reads nothing from %p', (stored) => {
+		expect(decodeAwaitedJob(stored)).toBeUndefined();
 	});
 
-	it('keeps n8n 2.x’s signed resume URL as it is, with the node ID before the query', () => {
-		const signed = 'http://127.0.0.1:5678/webhook-waiting/41?signature=s1g';
-		expect(resumeCallbackAddress(signed, 'node-1')).toEqual({
-			url: 'http://127.0.0.1:5678/webhook-waiting/41/node-1?signature=s1g',
-		});
-	});
-
+	// n8n 2.x's signed resume URL, kept with the node ID before the query, is
+	// test/engine/waitForCompletion.test.ts's first case.
 	it('adds a fresh token of its own to n8n 1.x’s unsigned resume URL', () => {
 		const unsigned = 'http://127.0.0.1:5678/webhook-waiting/41';
 		const first = resumeCallbackAddress(unsigned, 'node-1');

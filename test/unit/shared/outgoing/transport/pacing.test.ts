@@ -1,8 +1,8 @@
-import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { send } from '../../../../../nodes/shared/outgoing/transport';
 import { pacerFor, RequestPacer } from '../../../../../nodes/shared/outgoing/transport/pacing';
-import { testNode } from '../../../helpers';
+import { serviceContext } from '../../../helpers';
 
 // Lower bounds only: a busy machine makes gaps longer, except the gap after a send recorded late.
 const gaps = (times: number[]) => times.slice(1).map((time, i) => time - times[i]);
@@ -39,9 +39,7 @@ describe('RequestPacer', () => {
 		// An accepted request in between makes the next refusal a lone one again.
 		pacer.refused(0);
 		expect(pacer.rate).toBeCloseTo(3.36, 5);
-		pacer.refused(0);
-		pacer.refused(0);
-		pacer.refused(0);
+		for (let i = 0; i < 3; i++) pacer.refused(0);
 		// Never below a tenth of the configured rate.
 		expect(pacer.rate).toBe(1);
 		for (let i = 0; i < 10; i++) pacer.accepted();
@@ -60,6 +58,24 @@ describe('RequestPacer', () => {
 		expect(pauses[3]).toBeLessThanOrEqual(2000);
 		expect(Math.max(...pauses)).toBeLessThanOrEqual(10_000);
 	});
+
+	it('starts again at the full rate once a minute has passed without a refusal', async () => {
+		const pacer = new RequestPacer(10);
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+		try {
+			pacer.refused(0);
+			expect(pacer.rate).toBeCloseTo(8, 5);
+			clock.mockReturnValue(now + 30_000);
+			await pacer.acquire();
+			expect(pacer.rate).toBeCloseTo(8, 5);
+			clock.mockReturnValue(now + 61_000);
+			await pacer.acquire();
+			expect(pacer.rate).toBe(10);
+		} finally {
+			clock.mockRestore();
+		}
+	});
 });
 
 describe('pacerFor', () => {
@@ -74,25 +90,17 @@ describe('pacerFor', () => {
 });
 
 describe('send pacing', () => {
-	function context(secret: string, requestsPerSecond: number, answers: number[] = []) {
+	function context(apiToken: string, requestsPerSecond: number, answers: number[] = []) {
 		const sentAt: number[] = [];
-		const ctx = {
-			getNode: () => testNode,
-			getCredentials: async () => ({
-				apiToken: secret,
-				baseUrl: 'http://127.0.0.1:9',
-				requestsPerSecond,
-			}),
-			helpers: {
-				httpRequestWithAuthentication: async (_type: string, _options: IHttpRequestOptions) => {
-					sentAt.push(Date.now());
-					const status = answers[sentAt.length - 1] ?? 200;
-					return status === 429
-						? { statusCode: 429, body: 'Too Many Requests', headers: {} }
-						: { statusCode: 200, body: { success: true }, headers: {} };
-				},
+		const { context: ctx } = serviceContext({
+			credentials: { apiToken, requestsPerSecond },
+			answer: (_request, index) => {
+				sentAt.push(Date.now());
+				return answers[index] === 429
+					? { statusCode: 429, body: 'Too Many Requests' }
+					: { statusCode: 200, body: { success: true } };
 			},
-		} as unknown as IExecuteFunctions;
+		});
 		return { ctx, sentAt };
 	}
 	const get = (ctx: IExecuteFunctions) =>
@@ -133,25 +141,5 @@ describe('send pacing', () => {
 		const pacer = pacerFor('review', 'http://127.0.0.1:9', 'refused-token', 10);
 		expect(pacer.refusals).toBe(1);
 		expect(pacer.rate).toBeLessThan(10);
-	});
-});
-
-describe('RequestPacer memory of refusals', () => {
-	it('starts again at the full rate once a minute has passed without a refusal', async () => {
-		const pacer = new RequestPacer(10);
-		const now = Date.now();
-		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
-		try {
-			pacer.refused(0);
-			expect(pacer.rate).toBeCloseTo(8, 5);
-			clock.mockReturnValue(now + 30_000);
-			await pacer.acquire();
-			expect(pacer.rate).toBeCloseTo(8, 5);
-			clock.mockReturnValue(now + 61_000);
-			await pacer.acquire();
-			expect(pacer.rate).toBe(10);
-		} finally {
-			clock.mockRestore();
-		}
 	});
 });
