@@ -29,8 +29,6 @@ const compatFiles = [
  * resumed, and several processes sharing the service. These files test none of that.
  */
 const notRepeatedInQueueMode = [
-	// One execution's pacing; test/e2e-queue/rate-limit.test.ts has two workers share the limit.
-	'rate-limit',
 	// What the main process loads and shows: node types and tool variants, credential tests, the
 	// 3.0 Migration Report on saved workflows.
 	'node-types',
