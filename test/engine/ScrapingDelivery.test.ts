@@ -16,7 +16,7 @@ import { runWorkflow } from './harness';
  * Scraping Delivery on n8n's engine, fed what n8n's Webhook node outputs for a real callback of
  * the simulator. The Webhook node itself is not run here: it is n8n-nodes-base's, which the
  * package does not depend on (the e2e layer runs the pair in a real n8n,
- * test/e2e/scraping-delivery.test.ts). Its output is built as that node builds it: headers, params,
+ * test/e2e/burst.test.ts). Its output is built as that node builds it: headers, params,
  * query, body, webhookUrl, executionMode.
  */
 const context = useSimulator();
