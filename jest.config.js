@@ -13,7 +13,6 @@ const project = (name, extra = {}) => ({
 // The recurring trigger's schedule watch is left out: it waits on n8n's own cron clock (about a
 // minute a run), and its checks are test/engine's; the regular and queue runs keep it.
 const compatFiles = [
-	'node-types',
 	'credentials',
 	'agent-tools',
 	'triggers',
@@ -29,11 +28,7 @@ const compatFiles = [
  * resumed, and several processes sharing the service. These files test none of that.
  */
 const notRepeatedInQueueMode = [
-	// One execution's pacing; test/e2e-queue/rate-limit.test.ts has two workers share the limit.
-	'rate-limit',
-	// What the main process loads and shows: node types and tool variants, credential tests, the
-	// 3.0 Migration Report on saved workflows.
-	'node-types',
+	// What the main process shows: credential tests, the 3.0 Migration Report on saved workflows.
 	'credentials',
 	'migration-report',
 	// The resume cliff is the default engine's; CI's queue cluster runs its webhook processes (where

@@ -6,19 +6,21 @@ import { createCredentials, startEnvironment, type BenchEnvironment } from '../l
 import { cellsOfFullRun, mergedCells, placeIn } from '../lib/mergedCells';
 import type { Simulator } from '../../simulator/server';
 import {
-	activatedSchedule,
 	callbackTriggerNode,
 	countStarted,
 	fastPathDeliveryNodes,
 	fastPathWebhookNode,
-	heldScheduleDeliveries,
-	recurringTriggerNode,
 	reviewJobDelivery,
 	sendEachAtOnce,
 	throughOrigin,
 	warmUp,
 } from '../../test/e2e/harness/burst';
 import { defaultOwner, N8nClient } from '../../test/e2e/harness/client';
+import {
+	activatedSchedule,
+	heldScheduleDeliveries,
+	recurringTriggerNode,
+} from '../lib/scheduleBurst';
 import { startQueueCluster } from '../../test/e2e/harness/queue';
 import {
 	burstTable,

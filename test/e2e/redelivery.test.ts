@@ -1,11 +1,8 @@
 /**
  * Callbacks as the real service sends them (REAL-SERVICE.md): a job re-synced with new content,
- * a retry of the same content, an invalid_url job, and retries hours apart on the simulator's
- * compressed clock.
+ * a retry of the same content, and retries hours apart on the simulator's compressed clock.
  */
-import type { WorkflowNode } from './harness/client';
 import {
-	baseNode,
 	expectExecutionCountStays,
 	nodeOutput,
 	nodeRun,
@@ -20,7 +17,6 @@ const { client, simulator, submit, credentials, activeCallbackTrigger } = useE2e
 });
 
 const TRIGGER = CALLBACK_TRIGGER;
-const INVALID_URL = 'https://www.example.com/biz/invalid-url/e2e';
 
 /** The trigger's item of each finished execution, oldest first. */
 async function triggerItems(workflowId: string, count: number) {
@@ -84,48 +80,6 @@ describe('Scraping Callback Trigger: retries and re-syncs', () => {
 			body: { received: true, duplicate: true },
 		});
 		await expectExecutionCountStays(client, id, 2);
-	});
-});
-
-describe('Wait for Completion: a job that ends invalid_url', () => {
-	const addAndWait = (extra: Partial<WorkflowNode> = {}): WorkflowNode => ({
-		...packageNode(
-			'reviewScraper',
-			'Review Scraper',
-			{
-				resource: 'profile',
-				operation: 'add',
-				url: INVALID_URL,
-				waitForCompletion: true,
-				waitTimeLimit: 5,
-			},
-			{ reviewScraperApi: credentials.reviewScraperApi },
-		),
-		...extra,
-	});
-
-	const after = (): WorkflowNode => baseNode('noOp', 'After', 1);
-
-	it('fails the item with a message naming the job and invalid_url; nothing after it runs', async () => {
-		const run = await runThroughWebhook(
-			client,
-			'e2e wait: invalid_url',
-			[addAndWait(), after()],
-			{},
-			{
-				respond: 'onReceived',
-				timeoutMs: 30_000,
-			},
-		);
-		const [delivery] = simulator.deliveries();
-		expect(delivery).toMatchObject({ state: 'delivered', finalStatus: 200 });
-		expect(run.execution.status).toBe('error');
-		const error = run.run('Review Scraper').error;
-		expect(error?.message).toBe(
-			`Job ${delivery.ref} ended with status "invalid_url" (invalid_url), not completed`,
-		);
-		expect(error?.description).toMatch(/^The service could not collect from the given URL/);
-		expect(run.execution.data?.resultData.runData.After).toBeUndefined();
 	});
 });
 

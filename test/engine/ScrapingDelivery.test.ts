@@ -9,7 +9,7 @@ import { expectedWorkflows } from './workflows';
 /**
  * What Scraping Delivery's workflow file cannot show: a repeat across runs of one published
  * workflow, and the Settings tab's On Error. The delivery is the file's, as n8n's Webhook node
- * outputs it (the pair runs in a real n8n in test/e2e/scraping-delivery.test.ts).
+ * outputs it (the pair runs in a real n8n in test/e2e/burst.test.ts).
  */
 const { workflow } = expectedWorkflows().find(({ file }) => file.startsWith('ScrapingDelivery/'))!;
 const [delivery] = workflow.input!;

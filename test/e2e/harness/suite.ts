@@ -6,18 +6,11 @@ import { activateChain, packageNode, postToWebhook, productionUrl, webhookBase }
 
 export const CALLBACK_TRIGGER = 'Scraping Callback Trigger';
 
-export type CredentialRef = { id: string; name: string };
-
 export interface E2eSuiteOptions {
 	/** Creates one credential of each type pointing at the simulator, named with this label. */
 	credentials?: string;
 	/** Reset the simulator's jobs, faults and settings before each test (default: yes). */
 	resetEachTest?: boolean;
-	/**
-	 * When the workflows the tests add to `activated` are deactivated: after each test (the
-	 * default), or once after the file, for files whose tests share activated workflows.
-	 */
-	deactivate?: 'afterEach' | 'afterAll';
 }
 
 /**
@@ -29,17 +22,8 @@ export interface E2eSuiteOptions {
 export function useE2e(options: E2eSuiteOptions = {}) {
 	const { client, state } = connect();
 	const simulator: Simulator = newSimulator();
-	const credentials: Record<string, CredentialRef> = {};
+	const credentials: Record<string, { id: string; name: string }> = {};
 	const activated = new Set<string>();
-
-	const deactivateAll = async (tolerant: boolean) => {
-		const ids = [...activated];
-		activated.clear();
-		for (const id of ids) {
-			if (tolerant) await client.deactivate(id).catch(() => undefined);
-			else await client.deactivate(id);
-		}
-	};
 
 	beforeAll(async () => {
 		await simulator.start();
@@ -50,12 +34,13 @@ export function useE2e(options: E2eSuiteOptions = {}) {
 			);
 		}
 	});
-	afterAll(async () => {
-		if (options.deactivate === 'afterAll') await deactivateAll(true);
-		await simulator.stop();
-	});
+	afterAll(() => simulator.stop());
 	if (options.resetEachTest ?? true) beforeEach(() => simulator.reset());
-	if ((options.deactivate ?? 'afterEach') === 'afterEach') afterEach(() => deactivateAll(false));
+	afterEach(async () => {
+		const ids = [...activated];
+		activated.clear();
+		for (const id of ids) await client.deactivate(id);
+	});
 
 	/** Publishes a workflow of a Scraping Callback Trigger alone; gives its production URL. */
 	const activeCallbackTrigger = async (name: string, parameters: Record<string, unknown> = {}) => {

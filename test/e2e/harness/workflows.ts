@@ -172,8 +172,6 @@ export async function runThroughWebhook(
 	}
 }
 
-export const PACKAGE_NODE = (name: string) => `n8n-nodes-review-scraping.${name}`;
-
 /** A node of this package, with a webhook id (triggers need one) and its credential if given. */
 export function packageNode(
 	type: string,
@@ -181,7 +179,7 @@ export function packageNode(
 	parameters: Record<string, unknown>,
 	credentials?: Record<string, { id: string; name: string }>,
 ): WorkflowNode {
-	return workflowNode(PACKAGE_NODE(type), name, parameters, {
+	return workflowNode(`n8n-nodes-review-scraping.${type}`, name, parameters, {
 		webhookId: randomUUID(),
 		...(credentials ? { credentials } : {}),
 	});
