@@ -49,6 +49,19 @@ export interface OperationWorkflow {
 		/** The item the message names; 0 unless given. */
 		item?: number;
 	}>;
+	/** What the Settings-tab matrix (test/settings/matrix.ts) cannot read from the rest of the file. */
+	settingsMatrix?: {
+		/** Parameters (or input fields) each item gives; by default the one `badInput`'s row changes. */
+		vary?: string[];
+		/** The `badInput` row (its `case`) that gives the item refused before sending. */
+		badInput?: string;
+		/** The refused and the good item, where the file's own values cannot be made two. */
+		items?: [IDataObject, IDataObject];
+		/** Parameters the matrix sets over the file's. */
+		parameters?: INodeParameters;
+		/** Checks every item before sending any: a bad one stops the run before the first request. */
+		checksAllFirst?: boolean;
+	};
 }
 
 /** `Node/resource/operation` of every operation in the nodes' operation tables. */

@@ -12,13 +12,14 @@ import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingSchedul
 import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
 import type { ApiName } from '../../simulator/schemas';
 import type { Simulator } from '../../simulator/server';
+import { expectedWorkflows, type OperationWorkflow } from '../engine/workflows';
 
 /**
- * n8n's Settings tab on every operation, as one table shared by the engine test and the real-n8n
- * test: each action node's operations are read from its description, so a new operation fails
- * both until it has a row here. Each case gets three items, in this order: one the service refuses
- * on the first try only (a `refused` fault matching its marker), a good one, and one refused
- * before anything is sent.
+ * n8n's Settings tab on every operation, shared by the engine test and the real-n8n tests: each
+ * action node's operations are read from its description, each operation's row from its workflow
+ * file (`rowOf`), so a new operation fails both until it has one. Each case gets three items, in
+ * this order: one the service refuses on the first try only (a `refused` fault on the operation's
+ * endpoint, matching its marker), a good one, and one refused before anything is sent.
  */
 export const REFUSAL = 'Refused by the service';
 const CALLBACK = 'http://127.0.0.1:9/callback';
@@ -31,8 +32,9 @@ export const actionNodes: Record<string, INodeType> = {
 };
 
 export interface Row {
-	/** The API the refused item's request goes to (where the fault is injected). */
+	/** The endpoint the refused item's request goes to (where the fault is injected). */
 	api: ApiName;
+	method: string;
 	parameters: IDataObject;
 	/** The three input items; `tag` makes the subjects and markers of one case its own. */
 	items(sim: Simulator, tag: string): Promise<[IDataObject, IDataObject, IDataObject]>;
@@ -44,8 +46,6 @@ export interface Row {
 	checksAllFirst?: boolean;
 }
 
-const json = async (response: Response) => (await response.json()) as IDataObject;
-
 /** The simulator completes requests on its compressed clock: a few polls. */
 async function completed(done: () => boolean): Promise<void> {
 	for (let poll = 0; poll < 400 && !done(); poll++) {
@@ -55,227 +55,154 @@ async function completed(done: () => boolean): Promise<void> {
 }
 
 /**
- * A case's arrangement through the service's API. Cases that follow each other quickly meet its
- * rate limit (10 requests per second per key; a bare 429, as in production): wait and send again.
+ * A call of a workflow file's `before`, through the service's API. Cases that follow each other
+ * quickly meet its rate limit (10 requests per second per key; a bare 429, as in production).
  */
-async function post(url: string, sim: Simulator, body: IDataObject): Promise<IDataObject> {
+async function call(sim: Simulator, method: string, url: string, body: IDataObject) {
 	for (let attempt = 1; ; attempt++) {
 		const response = await fetch(url, {
-			method: 'POST',
+			method,
 			headers: { 'content-type': 'application/json', 'x-api-key': sim.config.apiKey },
 			body: JSON.stringify(body),
 		});
-		if (response.status !== 429 || attempt === 5) return await json(response);
+		if (response.status !== 429 || attempt === 5) return (await response.json()) as IDataObject;
 		await response.arrayBuffer();
 		await new Promise((resolve) => setTimeout(resolve, 1_100));
 	}
 }
 
-async function completedPhotoSearches(sim: Simulator, tag: string): Promise<string[]> {
-	const ids = await Promise.all(
-		[1, 2].map(async (n) =>
-			String(
-				(
-					await post(`${sim.urls.photoScraperUrl}/v1/search`, sim, {
-						keyword: `#matrix${tag}${n}`,
-						callback_url: CALLBACK,
-					})
-				).request_id,
-			),
-		),
-	);
-	await completed(() => ids.every((id) => sim.state.photoRequests.get(id)?.status === 'completed'));
-	return ids;
-}
-
-async function completedScrapes(sim: Simulator, tag: string): Promise<string[]> {
-	const ids = await Promise.all(
-		[1, 2].map(async (n) =>
-			String(
-				(
-					await post(`${sim.urls.socialScraperUrl}/v1/scrape`, sim, {
-						url: `https://social.example.com/${tag}/posts/${n}`,
-						callback_url: CALLBACK,
-					})
-				).request_id,
-			),
-		),
-	);
-	await completed(() =>
-		ids.every((id) => sim.state.socialRequests.get(id)?.status === 'completed'),
-	);
-	return ids;
-}
-
-async function schedules(sim: Simulator, tag: string): Promise<number[]> {
-	const ids: number[] = [];
-	for (const n of [1, 2]) {
-		const body = await post(`${sim.urls.schedulingUrl}/schedules`, sim, {
-			service: 'rsapi',
-			endpoint: 'add',
-			frequency: 'daily',
-			schedule_name: `matrix ${tag} ${n}`,
-			query_params: { url: `https://reviews.example.com/s/${tag}/${n}`, callback: CALLBACK },
-		});
-		ids.push(Number((body.results as IDataObject[])[0].schedule_id));
+/** Arranges what a workflow file's `before` holds; the ID the last step answered with. */
+async function arrangeBefore(sim: Simulator, workflow: OperationWorkflow): Promise<string> {
+	const fill = <T>(value: T): T =>
+		JSON.parse(
+			JSON.stringify(value)
+				.replaceAll('{{sim}}', new URL(sim.urls.baseUrl).origin)
+				.replaceAll('{{receiver}}', CALLBACK),
+		) as T;
+	let answered = '';
+	for (const step of workflow.before ?? []) {
+		if ('seedVideoRequest' in step) {
+			answered = sim.seedVideoRequest(fill(step.seedVideoRequest)).request_id;
+			continue;
+		}
+		const [method, url] = fill(step.call).split(' ');
+		const answer = await call(sim, method, url, fill(step.body));
+		const id = String(answer.request_id ?? (answer.results as IDataObject[])[0].schedule_id);
+		// Its results are ready once the service starts calling back.
+		if (step.deliveries !== 0)
+			await completed(() => sim.deliveries().some((d) => String(d.ref) === id));
+		answered = id;
 	}
-	return ids;
+	return answered;
 }
 
-// A marker that reads the same in a query string and in a JSON body.
-const byUrl =
-	(prefix: string): Row['items'] =>
-	async (_sim, tag) => [
-		{ url: `${prefix}/refuse-me-${tag}` },
-		{ url: `${prefix}/good-${tag}` },
-		{ url: '' },
-	];
-const byId =
-	(ids: (sim: Simulator, tag: string) => Promise<Array<string | number>>, field: string) =>
-	async (sim: Simulator, tag: string): Promise<[IDataObject, IDataObject, IDataObject]> => {
-		const [refused, good] = await ids(sim, tag);
-		return [{ [field]: refused }, { [field]: good }, { [field]: '' }];
-	};
-const idInPath = (field: string) => (item: IDataObject) => `/${String(item[field])}`;
-const refusedUrl = (item: IDataObject) => String(item.url).split('/').at(-1)!;
-const respondJobIds = async (sim: Simulator) => sim.state.respondJobs.map((job) => job.job_id);
-const listItems: Row['items'] = async () => [{ limit: 1 }, { limit: 2 }, { limit: 'many' }];
-const limitFromItem = { returnAll: false, limit: '={{ $json.limit }}' };
-const scheduleFromItem = { scheduleId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } };
+const ANSWERED = '{{answered}}';
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const isLocator = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && '__rl' in value;
+/** A parameter's value as an item gives it: a locator's value, `={{ "x" }}` as x. */
+function plain(value: unknown): IDataObject[string] {
+	const inner = isLocator(value) ? value.value : value;
+	const literal = typeof inner === 'string' ? /^=\{\{ (".*") \}\}$/.exec(inner) : null;
+	return literal ? (JSON.parse(literal[1]) as string) : (inner as IDataObject[string]);
+}
 
-export const rows: Record<string, Record<string, Row>> = {
-	reviewScraper: {
-		'profile.add': {
-			api: 'review',
-			parameters: { url: '={{ $json.url }}', callback: CALLBACK },
-			items: byUrl('https://reviews.example.com/m'),
-			marker: refusedUrl,
-			goodSubject: (good) => String(good.url),
+/**
+ * An operation's row, read from its workflow file: the last node's parameters, each of `vary`
+ * read from the item; the refused and the good item are the file's values made two (a text gets
+ * a suffix, an ID the service answers is arranged twice), the third takes the values of a
+ * `badInput` row (by default the first without input that changes one parameter).
+ */
+export function rowOf(workflow: OperationWorkflow): Row {
+	const {
+		resource: _resource,
+		operation: _operation,
+		...own
+	} = JSON.parse(
+		JSON.stringify(workflow.nodes[workflow.nodes.length - 1].parameters).replaceAll(
+			'{{receiver}}',
+			CALLBACK,
+		),
+	) as IDataObject;
+	const settings = workflow.settingsMatrix ?? {};
+	const badRows = workflow.badInput ?? [];
+	const changed = (row: (typeof badRows)[number]) =>
+		Object.keys(row.parameters).filter((key) => !same(row.parameters[key], own[key]));
+	const bad = settings.badInput
+		? badRows.find((row) => row.case === settings.badInput)
+		: badRows.find(
+				(row) =>
+					!row.input &&
+					(settings.vary
+						? changed(row).some((key) => settings.vary!.includes(key))
+						: changed(row).length === 1),
+			);
+	if (!bad) throw new Error('No badInput row gives the item refused before sending');
+	const vary = settings.vary ?? changed(bad);
+	const ownValue = (key: string) => plain(own[key] ?? workflow.input?.[0]?.[key]);
+	const badItem: IDataObject = Object.fromEntries(
+		vary.map((key) => [
+			key,
+			key in bad.parameters
+				? plain(bad.parameters[key])
+				: (bad.input?.[bad.item ?? 0]?.[key] ?? ownValue(key)),
+		]),
+	);
+
+	const parameters: IDataObject = { ...own };
+	for (const key of vary.filter((k) => k in own)) parameters[key] = `={{ $json.${key} }}`;
+	Object.assign(parameters, settings.parameters);
+
+	const [subject] = vary;
+	const fromService = ownValue(subject) === ANSWERED;
+	const suffixed = !settings.items && !fromService && typeof ownValue(subject) === 'string';
+	const last = workflow.requests[workflow.requests.length - 1];
+	return {
+		api: last.api as ApiName,
+		method: last.method,
+		parameters,
+		checksAllFirst: settings.checksAllFirst,
+		items: async (sim, tag) => {
+			if (workflow.configure) sim.configure(workflow.configure);
+			const answered = workflow.before
+				? [await arrangeBefore(sim, workflow), await arrangeBefore(sim, workflow)]
+				: [];
+			const suffix = tag.replace(/\W/g, '');
+			const item = (role: string, n: number): IDataObject =>
+				Object.fromEntries(
+					vary.map((key) => {
+						const value = ownValue(key);
+						if (value === ANSWERED) return [key, answered[n]];
+						return [key, typeof value === 'string' ? `${value}${role}${suffix}` : value];
+					}),
+				);
+			const [refused, good] = settings.items ?? [item('refuse', 0), item('good', 1)];
+			return [{ ...refused }, { ...good }, { ...badItem }];
 		},
-		'profile.addMany': {
-			api: 'review',
-			parameters: { inputMode: 'autoMap', callback: CALLBACK, options: { batchSize: 1 } },
-			items: byUrl('https://reviews.example.com/bulk'),
-			marker: refusedUrl,
-			goodSubject: (good) => String(good.url),
-			checksAllFirst: true,
-		},
-		'respondJob.get': {
-			api: 'review',
-			parameters: { jobId: '={{ $json.jobId }}' },
-			items: byId(respondJobIds, 'jobId'),
-			marker: idInPath('jobId'),
-		},
-		'respondJob.getAll': { api: 'review', parameters: limitFromItem, items: listItems },
-		'listingAudit.get': {
-			api: 'review',
-			parameters: { jobId: '={{ $json.jobId }}' },
-			items: byId(respondJobIds, 'jobId'),
-			marker: (item) => `job_id=${String(item.jobId)}`,
-		},
-	},
-	ecommerceSearch: {
-		'product.search': {
-			api: 'ecommerce',
-			parameters: { keyword: '={{ $json.keyword }}', sources: ['amazon'], callbackUrl: CALLBACK },
-			items: async (_sim, tag) => [
-				{ keyword: `refuse-me-${tag}` },
-				{ keyword: `good-${tag}` },
-				{ keyword: '' },
-			],
-			marker: (item) => String(item.keyword),
-			goodSubject: (good) => String(good.keyword),
-		},
-	},
-	socialScraper: {
-		'photoPost.search': {
-			api: 'photo',
-			parameters: { keyword: '={{ $json.keyword }}', callbackUrl: CALLBACK },
-			items: async (_sim, tag) => [
-				{ keyword: `#refuse${tag}` },
-				{ keyword: `#good${tag}` },
-				{ keyword: '' },
-			],
-			marker: (item) => String(item.keyword),
-			goodSubject: (good) => String(good.keyword),
-		},
-		'photoPost.getResults': {
-			api: 'photo',
-			parameters: { requestId: '={{ $json.requestId }}' },
-			items: byId(completedPhotoSearches, 'requestId'),
-			marker: idInPath('requestId'),
-		},
-		'photoPost.getStatus': {
-			api: 'photo',
-			parameters: { requestId: '={{ $json.requestId }}' },
-			items: byId(completedPhotoSearches, 'requestId'),
-			marker: idInPath('requestId'),
-		},
-		'socialPost.scrape': {
-			api: 'social',
-			parameters: { url: '={{ $json.url }}', callbackUrl: CALLBACK },
-			items: byUrl('https://social.example.com/matrix'),
-			marker: refusedUrl,
-			goodSubject: (good) => String(good.url),
-		},
-		'socialPost.getResults': {
-			api: 'social',
-			parameters: { requestId: '={{ $json.requestId }}' },
-			items: byId(completedScrapes, 'requestId'),
-			marker: idInPath('requestId'),
-		},
-		'videoRequest.getStatus': {
-			api: 'video',
-			parameters: { requestId: '={{ $json.requestId }}' },
-			items: byId(
-				async (sim) => [sim.seedVideoRequest().request_id, sim.seedVideoRequest().request_id],
-				'requestId',
-			),
-			marker: idInPath('requestId'),
-		},
-	},
-	scrapingScheduler: {
-		'schedule.create': {
-			api: 'scheduling',
-			parameters: {
-				service: 'rsapi',
-				endpoint: 'add',
-				frequency: 'daily',
-				scheduleName: '={{ $json.name }}',
-				parametersInput: 'fields',
-				url: '={{ $json.url }}',
-				callback: CALLBACK,
-			},
-			items: async (_sim, tag) => [
-				{ name: `refuse-me ${tag}`, url: `https://reviews.example.com/c/${tag}/1` },
-				{ name: `good ${tag}`, url: `https://reviews.example.com/c/${tag}/2` },
-				{ name: `bad ${tag}`, url: '' },
-			],
-			marker: (item) => String(item.name),
-			goodSubject: (good) => String(good.name),
-		},
-		'schedule.get': {
-			api: 'scheduling',
-			parameters: scheduleFromItem,
-			items: byId(schedules, 'id'),
-			marker: idInPath('id'),
-		},
-		'schedule.getAll': {
-			api: 'scheduling',
-			parameters: limitFromItem,
-			items: async (sim, tag) => {
-				await schedules(sim, tag);
-				return await listItems(sim, tag);
-			},
-		},
-		'schedule.deleteSchedule': {
-			api: 'scheduling',
-			parameters: scheduleFromItem,
-			items: byId(schedules, 'id'),
-			marker: idInPath('id'),
-		},
-	},
+		// What only the refused item's request holds: a text's suffix, or its ID; a number: nothing.
+		marker: suffixed
+			? (refused) => String(refused[subject]).slice(String(ownValue(subject)).length)
+			: settings.items || fromService
+				? (refused) => String(refused[subject])
+				: undefined,
+		goodSubject: last.method === 'POST' ? (good) => String(good[subject]) : undefined,
+	};
+}
+
+const rowsByNode = (): Record<string, Record<string, Row>> => {
+	const result: Record<string, Record<string, Row>> = {};
+	for (const { workflow } of expectedWorkflows()) {
+		const { type, parameters = {} } = workflow.nodes[workflow.nodes.length - 1];
+		const node = type.replace('n8n-nodes-review-scraping.', '');
+		if (!actionNodes[node]) continue;
+		(result[node] ??= {})[`${String(parameters.resource)}.${String(parameters.operation)}`] =
+			rowOf(workflow);
+	}
+	return result;
 };
+
+/** Each operation's row, read from `test/engine/<Node>/<resource>/<operation>.workflow.json`. */
+export const rows = rowsByNode();
 
 /** Every resource and operation a node's description offers. */
 export function operationsOf(type: INodeType): string[] {
@@ -350,6 +277,7 @@ export async function arrange(sim: Simulator, row: Row, tag: string, refuseUnmar
 	if (refused) {
 		sim.injectFault({
 			api: row.api,
+			method: row.method,
 			kind: 'refused',
 			times: 1,
 			...(marker ? { match: marker } : {}),
