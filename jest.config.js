@@ -88,14 +88,14 @@ module.exports = {
 		// The package installed, run, updated and removed through n8n's own community-node installer,
 		// from a local registry: an n8n of its own, no global setup.
 		project('e2e-install'),
-		// One-off measurements in real n8n (not part of npm test): test/measure/*.measure.ts.
+		// One-off measurements in real n8n (not part of npm test): bench/measure/*.measure.ts.
 		project('measure', {
-			testMatch: ['<rootDir>/test/measure/**/*.measure.ts'],
+			testMatch: ['<rootDir>/bench/measure/**/*.measure.ts'],
 			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',
 		}),
 		project('measure-queue', {
-			testMatch: ['<rootDir>/test/measure/**/*.measure.ts'],
+			testMatch: ['<rootDir>/bench/measure/**/*.measure.ts'],
 			globals: { __N8N_E2E_MODE__: 'queue' },
 			globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/harness/global-teardown.ts',

@@ -14,10 +14,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { DeliveryRecord, Simulator } from '../../simulator/server';
-import type { N8nClient } from '../e2e/harness/client';
-import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
-import { connect, currentMode, type SuiteState } from '../e2e/harness/state';
-import { chain, packageNode, webhookNode } from '../e2e/harness/workflows';
+import type { N8nClient } from '../../test/e2e/harness/client';
+import { createSimulatorCredentials, startSimulator } from '../../test/e2e/harness/fixtures';
+import { connect, currentMode, type SuiteState } from '../../test/e2e/harness/state';
+import { chain, packageNode, webhookNode } from '../../test/e2e/harness/workflows';
 
 const TRIES = Number(process.env.EARLY_DELIVERY_TRIES ?? 200);
 const PER_TRY_TIMEOUT_MS = 20_000;

@@ -12,11 +12,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { Simulator } from '../../simulator/server';
-import type { N8nClient, WorkflowNode } from '../e2e/harness/client';
-import { createSimulatorCredentials, startSimulator } from '../e2e/harness/fixtures';
-import { startScriptedModel, type ScriptedModel } from '../e2e/harness/scriptedModel';
-import { connect } from '../e2e/harness/state';
-import { activateAgentWithTool, scriptedModelCredential } from '../e2e/harness/agents';
+import type { N8nClient, WorkflowNode } from '../../test/e2e/harness/client';
+import { createSimulatorCredentials, startSimulator } from '../../test/e2e/harness/fixtures';
+import { startScriptedModel, type ScriptedModel } from '../../test/e2e/harness/scriptedModel';
+import { connect } from '../../test/e2e/harness/state';
+import { activateAgentWithTool, scriptedModelCredential } from '../../test/e2e/harness/agents';
 
 let client: N8nClient;
 let simulator: Simulator;
