@@ -144,7 +144,7 @@ describe('text and number lists', () => {
 });
 
 describe('buildFilters', () => {
-	// The other filters are sent through the engine in test/engine/EcommerceSearch.test.ts.
+	// The other filters are sent through the engine by test/engine/EcommerceSearch/product/search*.workflow.json.
 	it('maps url, reduced price, overall pick and prime to the service names, flags given as text too', () => {
 		expect(
 			buildFilters(read, {
