@@ -108,48 +108,9 @@ describe('Profile → Add', () => {
 });
 
 describe('Profile → Add Many', () => {
-	const addMany = (batchSize?: number, extra: IDataObject = {}) => ({
-		type: TYPE,
-		parameters: {
-			resource: 'profile',
-			operation: 'addMany',
-			inputMode: 'defineBelow',
-			url: '={{ $json.url }}',
-			additionalFields: { externalIdentifier: '={{ $json.ref }}' },
-			options: batchSize ? { batchSize } : {},
-		},
-		...extra,
-	});
-	const profiles = (count: number) =>
-		Array.from({ length: count }, (_, n) => ({
-			url: `https://reviews.example.com/biz/${n}`,
-			ref: `ref-${n}`,
-		}));
-
-	it('sends 250 items as ⌈250 / 100⌉ bulk requests, one paired output item each', async () => {
-		const run = await runNode(context.sim, addMany(100), profiles(250));
-		expect(run.status).toBe('success');
-		const bulkRequests = context.sim
-			.requests()
-			.filter((r) => r.path === '/api/v2/profiles/add_bulk');
-		expect(bulkRequests).toHaveLength(3);
-		expect(bulkRequests.map((r) => (r.body as unknown[]).length)).toEqual([100, 100, 50]);
-		const items = run.pairs();
-		expect(items).toHaveLength(250);
-		items.forEach((item, n) => {
-			expect(item.pairedItem).toEqual({ item: n });
-			expect(item.json).toMatchObject({ success: true, external_identifier: `ref-${n}` });
-		});
-		expect(new Set(items.map((item) => item.json.job_id)).size).toBe(250);
-		expect(context.sim.counts().bulkJobs).toBe(250);
-	});
-});
-
-describe('Profile → Add Many, profiles from the input', () => {
-	const node = (parameters: IDataObject, extra: IDataObject = {}) => ({
+	const addMany = (parameters: IDataObject) => ({
 		type: TYPE,
 		parameters: { resource: 'profile', operation: 'addMany', ...parameters },
-		...extra,
 	});
 	const profiles = (count: number, from = 0) =>
 		Array.from({ length: count }, (_, n) => ({
@@ -162,6 +123,33 @@ describe('Profile → Add Many, profiles from the input', () => {
 			.requests()
 			.filter((r) => r.path === '/api/v2/profiles/add_bulk')
 			.map((r) => r.body as IDataObject[]);
+	/** 250 output items in profile order, item n paired with input item `pairedWith(n)`. */
+	const expectJobs = (
+		run: Awaited<ReturnType<typeof runNode>>,
+		pairedWith: (n: number) => number,
+	) => {
+		expect(run.status).toBe('success');
+		expect(bulkBodies().map((b) => b.length)).toEqual([100, 100, 50]);
+		const items = run.pairs();
+		expect(items).toHaveLength(250);
+		items.forEach((item, n) => {
+			expect(item.pairedItem).toEqual({ item: pairedWith(n) });
+			expect(item.json).toMatchObject({ success: true, external_identifier: `ref-${n}` });
+		});
+		return items;
+	};
+
+	it('sends 250 items as ⌈250 / 100⌉ bulk requests, one paired output item each', async () => {
+		const node = addMany({
+			inputMode: 'defineBelow',
+			url: '={{ $json.url }}',
+			additionalFields: { externalIdentifier: '={{ $json.external_identifier }}' },
+			options: { batchSize: 100 },
+		});
+		const items = expectJobs(await runNode(context.sim, node, profiles(250)), (n) => n);
+		expect(new Set(items.map((item) => item.json.job_id)).size).toBe(250);
+		expect(context.sim.counts().bulkJobs).toBe(250);
+	});
 
 	it('reads a list field: one output item per profile, paired with the item that carried it', async () => {
 		const input = [
@@ -169,19 +157,8 @@ describe('Profile → Add Many, profiles from the input', () => {
 			{ body: { profiles: [] } },
 			{ body: { profiles: profiles(100, 150) } },
 		];
-		const run = await runNode(
-			context.sim,
-			node({ inputMode: 'listField', listField: 'body.profiles' }),
-			input,
-		);
-		expect(run.status).toBe('success');
-		expect(bulkBodies().map((b) => b.length)).toEqual([100, 100, 50]);
-		const items = run.pairs();
-		expect(items).toHaveLength(250);
-		items.forEach((item, n) => {
-			expect(item.pairedItem).toEqual({ item: n < 150 ? 0 : 2 });
-			expect(item.json).toMatchObject({ success: true, external_identifier: `ref-${n}` });
-		});
+		const node = addMany({ inputMode: 'listField', listField: 'body.profiles' });
+		expectJobs(await runNode(context.sim, node, input), (n) => (n < 150 ? 0 : 2));
 	});
 });
 
