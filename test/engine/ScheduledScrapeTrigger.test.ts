@@ -161,23 +161,19 @@ describe('Scheduled Scrape Trigger lifecycle', () => {
 		expect(await schedules()).toEqual([]);
 	});
 
-	it('refuses bad settings before creating anything', async () => {
-		const node = trigger({ ...onePizzaProfile, url: '', query: '', placeId: '' });
-		await expect(node.lifecycle('create')).rejects.toThrow(
+	const list = (profiles: string) => ({ collect: 'profileList', frequency: 'daily', profiles });
+	it.each([
+		[
+			{ ...onePizzaProfile, url: '', query: '', placeId: '' },
 			'Query Parameters "url", Query Parameters "query" or Query Parameters "place_id" is required',
-		);
-		const list = trigger({ collect: 'profileList', frequency: 'daily', profiles: '[{"url": "x"}' });
-		await expect(list.lifecycle('create')).rejects.toThrow(
-			'Profiles (JSON List) is not valid JSON',
-		);
-		const misspelt = trigger({
-			collect: 'profileList',
-			frequency: 'daily',
-			profiles: JSON.stringify([{ url: 'https://a.example.com/1' }, { place_ID: 'ChIJ' }]),
-		});
-		await expect(misspelt.lifecycle('create')).rejects.toThrow(
+		],
+		[list('[{"url": "x"}'), 'Profiles (JSON List) is not valid JSON'],
+		[
+			list(JSON.stringify([{ url: 'https://a.example.com/1' }, { place_ID: 'ChIJ' }])),
 			'Profiles (JSON List) element 2 "place_ID" is not a profile field: did you mean "place_id"?',
-		);
+		],
+	])('refuses bad settings before creating anything (%#)', async (parameters, error) => {
+		await expect(trigger(parameters).lifecycle('create')).rejects.toThrow(error);
 		expect(context.sim.requests()).toHaveLength(0);
 	});
 
@@ -279,7 +275,6 @@ describe('Recurring Reviews Trigger: what its defaults send', () => {
 });
 
 describe('Recurring Reviews Trigger: watching its schedule', () => {
-	const SCHEDULING_PATH = /^\/schedules\/\d+$/;
 	const noticesOf = (emitted: INodeExecutionData[][][]) =>
 		emitted.map((outputs) => {
 			expect(outputs[0]).toEqual([]);
@@ -303,7 +298,6 @@ describe('Recurring Reviews Trigger: watching its schedule', () => {
 		for (const request of requests) {
 			expect(request).toMatchObject({ api: 'scheduling', method: 'GET' });
 			expect(request.path).toBe(`/schedules/${scheduleId}`);
-			expect(request.path).toMatch(SCHEDULING_PATH);
 		}
 	});
 

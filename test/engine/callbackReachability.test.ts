@@ -60,18 +60,10 @@ describe.each(takingCallbacks)(
 				{ ...first, callbackForTest: LOCAL_CALLBACK },
 				{ ...second, callbackForTest: PUBLIC_CALLBACK },
 			];
-			const result = await runNode(
-				context.sim,
-				operationNode(
-					{
-						[parameter]: '={{ $json.callbackForTest }}',
-						...(Object.keys(options).length > 0 ? { options } : {}),
-					},
-					settings,
-				),
-				items,
-				onPublicHost(),
-			);
+			const callback = { [parameter]: '={{ $json.callbackForTest }}' };
+			const withOptions = Object.keys(options).length > 0 ? { ...callback, options } : callback;
+			const spec = operationNode(withOptions, settings);
+			const result = await runNode(context.sim, spec, items, onPublicHost());
 			const sent = (item: IDataObject) => context.sim.submissions()[row.goodSubject!(item)] ?? 0;
 			return { result, items, sentFirst: sent(items[0]), sentSecond: sent(items[1]) };
 		}

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join, relative, sep } from 'node:path';
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
 import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
@@ -126,14 +126,15 @@ const addParameters = (extra: IDataObject = {}) => ({
 	},
 });
 
-const triggerNode = (type: string, node: INodeType, parameters: IDataObject, webhookId: string) =>
+const triggerNode = (name: string, node: INodeType, parameters: INodeParameters, hook: string) =>
 	triggerHarness({
 		node: 'Trigger',
-		nodes: [{ name: 'Trigger', type: `n8n-nodes-review-scraping.${type}`, parameters, webhookId }],
-		nodeTypes: { [`n8n-nodes-review-scraping.${type}`]: node },
+		nodes: [{ name: 'Trigger', type: `${PREFIX}${name}`, parameters, webhookId: hook }],
+		nodeTypes: { [`${PREFIX}${name}`]: node },
 		credentialTypes,
 		credentials: credentialsFor(context.sim),
 	});
+const PREFIX = 'n8n-nodes-review-scraping.';
 
 interface Path {
 	name: string;

@@ -174,36 +174,35 @@ describe('Wait for Completion (Profile → Add)', () => {
 });
 
 describe('Wait for Completion on the other submit operations', () => {
-	const submits: Array<[string, IDataObject, (payload: IDataObject) => number]> = [
+	const social = 'n8n-nodes-review-scraping.socialScraper';
+	const submits: Array<[string, IDataObject]> = [
 		[
 			'E-commerce Search → Product → Search',
 			{
 				type: 'n8n-nodes-review-scraping.ecommerceSearch',
 				parameters: { resource: 'product', operation: 'search', keyword: 'headphones' },
 			},
-			(payload) => (payload.results as unknown[]).length,
 		],
 		[
 			'Social Scraper → Photo Post → Search',
 			{
-				type: 'n8n-nodes-review-scraping.socialScraper',
+				type: social,
 				parameters: { resource: 'photoPost', operation: 'search', keyword: '#pizza' },
 			},
-			(payload) => (payload.results as unknown[]).length,
 		],
 		[
 			'Social Scraper → Social Post → Scrape',
 			{
-				type: 'n8n-nodes-review-scraping.socialScraper',
+				type: social,
 				parameters: {
 					resource: 'socialPost',
 					operation: 'scrape',
 					url: 'https://social.example.com/p/1',
 				},
 			},
-			(payload) => (payload.results as unknown[]).length,
 		],
 	];
+	const resultCount = (payload: IDataObject) => (payload.results as unknown[]).length;
 
 	const waitingSpec = (node: IDataObject, typeVersion?: number) => ({
 		...node,
@@ -225,7 +224,7 @@ describe('Wait for Completion on the other submit operations', () => {
 	// n8n links resumed item i to the waiting node's input item i: one input item, one item out.
 	it.each(submits)(
 		'%s waits and resumes with one item holding every result, linked to the input item',
-		async (_name, node, resultCount) => {
+		async (_name, node) => {
 			const { ack, delivered, resumed } = await submitAndResume(node);
 			const run = resumed.runData['Node Under Test'].at(-1)!;
 			const items = run.data!.main[0]!;
@@ -244,7 +243,7 @@ describe('Wait for Completion on the other submit operations', () => {
 
 	it.each(submits)(
 		'%s in node version 1 keeps one item per result, as workflows saved with it expect',
-		async (_name, node, resultCount) => {
+		async (_name, node) => {
 			const { ack, delivered, resumed } = await submitAndResume(node, 1);
 			const items = resumed.json('Node Under Test');
 			expect(items).toHaveLength(resultCount(delivered));
