@@ -199,6 +199,17 @@ describe('Scheduled Scrape Trigger lifecycle', () => {
 		});
 		expect(String(queryOf(indexSchedule).callback)).toContain('secret=');
 	});
+
+	it('by default leaves Latest Reviews Count and External Identifier to the service', async () => {
+		const node = trigger({ collect: 'profile', url: 'https://reviews.example.com/biz/pizza' });
+		expect(await node.lifecycle('create')).toBe(true);
+		const [schedule] = await schedules();
+		const sent = queryOf(schedule);
+		expect(sent.url).toBe('https://reviews.example.com/biz/pizza');
+		expect(sent).not.toHaveProperty('blocks');
+		expect(sent).not.toHaveProperty('external_identifier');
+		expect(await node.lifecycle('delete')).toBe(true);
+	});
 });
 
 /** Fires the schedule and hands its one delivery, as the receiver got it, to the trigger. */
@@ -259,19 +270,6 @@ describe('Scheduled Scrape Trigger deliveries', () => {
 			expect(received.response.workflowData).toBeUndefined();
 		},
 	);
-});
-
-describe('Recurring Reviews Trigger: what its defaults send', () => {
-	it('leaves Latest Reviews Count and External Identifier to the service until they are set', async () => {
-		const node = trigger({ collect: 'profile', url: 'https://reviews.example.com/biz/pizza' });
-		expect(await node.lifecycle('create')).toBe(true);
-		const [schedule] = await schedules();
-		const sent = queryOf(schedule);
-		expect(sent.url).toBe('https://reviews.example.com/biz/pizza');
-		expect(sent).not.toHaveProperty('blocks');
-		expect(sent).not.toHaveProperty('external_identifier');
-		expect(await node.lifecycle('delete')).toBe(true);
-	});
 });
 
 describe('Recurring Reviews Trigger: watching its schedule', () => {

@@ -76,29 +76,27 @@ describe('Wait for Completion (Profile → Add)', () => {
 		expect(Array.isArray(result.reviews)).toBe(true);
 	});
 
-	const invalidUrlJob = async (node: object, input: IDataObject = {}) => {
+	const invalidUrlJob = async (onError?: string, input: IDataObject = {}) => {
 		const parameters = { ...addAndWait.parameters, url: 'https://maps.example/invalid-url/9' };
-		const { delivery, ack, resume } = await untilDelivered({ ...addAndWait, ...node, parameters }, [
+		const job = await untilDelivered({ ...addAndWait, ...(onError && { onError }), parameters }, [
 			input,
 		]);
-		expect(delivery.body.crawl_status).toBe('invalid_url');
-		return { ack, resumed: await resume() };
+		expect(job.delivery.body.crawl_status).toBe('invalid_url');
+		const failure = `Job ${job.ack.job_id} ended with status "invalid_url" (invalid_url), not completed`;
+		return { ack: job.ack, failure, resumed: await job.resume() };
 	};
 
 	it('fails the node when the job ends invalid_url, naming the job and the status', async () => {
-		const { ack, resumed } = await invalidUrlJob({});
+		const { failure, resumed } = await invalidUrlJob();
 		expect(resumed.webhookResponse).toEqual({ received: true });
 		expect(resumed.status).toBe('error');
-		expect(resumed.error?.message).toBe(
-			`Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
-		);
+		expect(resumed.error?.message).toBe(failure);
 	});
 
 	it('with an error output, puts the error item for an invalid_url job on that output', async () => {
-		const { ack, resumed } = await invalidUrlJob(
-			{ onError: 'continueErrorOutput' },
-			{ customer: 'acme' },
-		);
+		const { ack, failure, resumed } = await invalidUrlJob('continueErrorOutput', {
+			customer: 'acme',
+		});
 		expect(resumed.status).toBe('success');
 		expect(resumed.json('Node Under Test', 0)).toEqual([]);
 		const [item, ...more] = resumed.json('Node Under Test', 1);
@@ -106,18 +104,18 @@ describe('Wait for Completion (Profile → Add)', () => {
 		// n8n's error output keeps `error`, `message` and `details` of an item, merged into its input.
 		expect(item).toMatchObject({
 			customer: 'acme',
-			error: `Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
+			error: failure,
 			message: expect.stringMatching(/^The service could not collect from the given URL/),
 			details: { outcome: 'invalid_url', wait_status: 'invalid_url', id: String(ack.job_id) },
 		});
 	});
 
 	it('with Continue On Fail, outputs an error item for an invalid_url job and goes on', async () => {
-		const { ack, resumed } = await invalidUrlJob({ onError: 'continueRegularOutput' });
+		const { ack, failure, resumed } = await invalidUrlJob('continueRegularOutput');
 		expect(resumed.status).toBe('success');
 		const [item] = resumed.json('Node Under Test');
 		expect(item).toMatchObject({
-			error: `Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
+			error: failure,
 			outcome: 'invalid_url',
 			wait_status: 'invalid_url',
 			id: String(ack.job_id),
