@@ -213,8 +213,8 @@ describe('Scheduled Scrape Trigger lifecycle', () => {
 });
 
 /** Fires the schedule and hands its one delivery, as the receiver got it, to the trigger. */
-async function runDelivered(node: Trigger, receiver: Receiver, scheduleId: number) {
-	await context.sim.fireSchedule(scheduleId);
+async function runDelivered(node: Trigger, receiver: Receiver, scheduleId: unknown) {
+	await context.sim.fireSchedule(Number(scheduleId));
 	await context.sim.waitForDeliveries(1, 5000);
 	const [delivery] = receiver.received;
 	const url = new URL(delivery.url, receiver.url);
@@ -229,11 +229,7 @@ describe('Scheduled Scrape Trigger deliveries', () => {
 	it('a fired schedule delivers to the trigger, which starts the workflow with the payload', async () => {
 		await withReceiver(async (receiver) => {
 			const { node, state } = await created(onePizzaProfile, receiver.url);
-			const { delivery, url, received } = await runDelivered(
-				node,
-				receiver,
-				Number(state.scheduleId),
-			);
+			const { delivery, url, received } = await runDelivered(node, receiver, state.scheduleId);
 			expect(received.response.workflowData?.[0][0].json).toMatchObject({
 				kind: 'reviewJob',
 				scheduleId: state.scheduleId,
@@ -245,14 +241,8 @@ describe('Scheduled Scrape Trigger deliveries', () => {
 			const query = Object.fromEntries(url.searchParams);
 			const repeat = await node.receive({ body: delivery.body, query });
 			expect(repeat.response).toEqual({ webhookResponse: { received: true, duplicate: true } });
-			const job = delivery.body as IDataObject;
-			const resynced = {
-				...job,
-				reviews: [
-					...(job.reviews as IDataObject[]),
-					{ ...(job.reviews as IDataObject[])[0], id: 'new' },
-				],
-			};
+			const reviews = (delivery.body as IDataObject).reviews as IDataObject[];
+			const resynced = { ...delivery.body, reviews: [...reviews, { ...reviews[0], id: 'new' }] };
 			const update = await node.receive({ body: resynced, query });
 			expect(update.response.workflowData?.[0][0].json).toMatchObject({
 				redelivery: 'update',
@@ -301,12 +291,8 @@ describe('Recurring Reviews Trigger: watching its schedule', () => {
 
 	it('tells once when the service disables it after 10 failed runs, and once when it is back', async () => {
 		const { active, scheduleId } = await published();
-		context.sim.injectFault({
-			kind: 'success-false',
-			api: 'review',
-			path: '/profiles/add',
-			times: 10,
-		});
+		const failedRun = { kind: 'success-false', api: 'review', path: '/profiles/add' } as const;
+		context.sim.injectFault({ ...failedRun, times: 10 });
 		for (let run = 0; run < 10; run++) await context.sim.fireSchedule(scheduleId);
 		await active.tick();
 		await active.tick();
