@@ -21,16 +21,10 @@ const create = (scheduleName: string) =>
 	});
 
 it('leaves a Callback URL left empty to n8n, which names the required field before anything runs', async () => {
-	const node = {
-		type: TYPE,
-		parameters: { resource: 'schedule', operation: 'create', service: 'rsapi', endpoint: 'add' },
-	};
-	await expect(
-		runNode(context.sim, {
-			...node,
-			parameters: { ...node.parameters, url: 'https://reviews.example.com/biz/x' },
-		}),
-	).rejects.toThrow('Parameter "Callback URL" is required');
+	const url = 'https://reviews.example.com/biz/x';
+	const parameters = { resource: 'schedule', operation: 'create', service: 'rsapi', url };
+	const run = runNode(context.sim, { type: TYPE, parameters: { ...parameters, endpoint: 'add' } });
+	await expect(run).rejects.toThrow('Parameter "Callback URL" is required');
 	expect(context.sim.requests()).toHaveLength(0);
 });
 

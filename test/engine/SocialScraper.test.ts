@@ -66,14 +66,6 @@ describe('Photo Post → Get Results', () => {
 		);
 	});
 
-	it('reads 100 posts per page with Return All when no page size is set', async () => {
-		const requestId = await completedPhotoSearch();
-		const result = await run(photoResults(requestId, { returnAll: true }));
-		expect(result.items()).toHaveLength(POST_COUNT);
-		expect(resultPageRequests(requestId)).toHaveLength(3);
-		expect(resultPageRequests(requestId).every((query) => query.per_page === '100')).toBe(true);
-	});
-
 	it('gets past a 503 and a connection reset on result pages with the exact count', async () => {
 		const requestId = await completedPhotoSearch();
 		context.sim.injectFault({ api: 'photo', method: 'GET', path: '/v1/search/', kind: '503' });

@@ -60,18 +60,10 @@ describe.each(takingCallbacks)(
 				{ ...first, callbackForTest: LOCAL_CALLBACK },
 				{ ...second, callbackForTest: PUBLIC_CALLBACK },
 			];
-			const result = await runNode(
-				context.sim,
-				operationNode(
-					{
-						[parameter]: '={{ $json.callbackForTest }}',
-						...(Object.keys(options).length > 0 ? { options } : {}),
-					},
-					settings,
-				),
-				items,
-				onPublicHost(),
-			);
+			const callback = { [parameter]: '={{ $json.callbackForTest }}' };
+			const withOptions = Object.keys(options).length > 0 ? { ...callback, options } : callback;
+			const spec = operationNode(withOptions, settings);
+			const result = await runNode(context.sim, spec, items, onPublicHost());
 			const sent = (item: IDataObject) => context.sim.submissions()[row.goodSubject!(item)] ?? 0;
 			return { result, items, sentFirst: sent(items[0]), sentSecond: sent(items[1]) };
 		}
@@ -109,12 +101,8 @@ describe.each(takingCallbacks)(
 		if (waits) {
 			it("Wait for Completion: n8n's resume URL on 127.0.0.1 is refused, nothing sent", async () => {
 				const [first] = await row.items(context.sim, 'reachWait');
-				const result = await runNode(
-					context.sim,
-					operationNode({ waitForCompletion: true }),
-					[first],
-					onPublicHost(),
-				);
+				const spec = operationNode({ waitForCompletion: true });
+				const result = await runNode(context.sim, spec, [first], onPublicHost());
 				expect(result.status).toBe('error');
 				const error = result.nodeError(NODE) as { message: string; description?: string };
 				expect(error.message).toMatch(
@@ -127,22 +115,6 @@ describe.each(takingCallbacks)(
 		}
 	},
 );
-
-describe('the service itself on a local host', () => {
-	it('is given a localhost callback, as every other test does', async () => {
-		const result = await runNode(context.sim, {
-			type: REVIEW_SCRAPER,
-			parameters: {
-				resource: 'profile',
-				operation: 'add',
-				url: 'https://reviews.example.com/local-service',
-				callback: LOCAL_CALLBACK,
-			},
-		});
-		expect(result.status).toBe('success');
-		expect(context.sim.submissions()).toEqual({ 'https://reviews.example.com/local-service': 1 });
-	});
-});
 
 describe('profiles in one request', () => {
 	it("Add Many from a list field: the profile with a private callback is refused, the list's others are queued", async () => {
@@ -208,6 +180,7 @@ describe('profiles in one request', () => {
 
 describe('the Recurring Reviews Trigger', () => {
 	const TYPE = 'n8n-nodes-review-scraping.scheduledScrapeTrigger';
+	const url = 'https://reviews.example.com/biz/trigger';
 	const trigger = (options: INodeParameters = {}) =>
 		triggerHarness({
 			node: 'Trigger',
@@ -215,12 +188,7 @@ describe('the Recurring Reviews Trigger', () => {
 				{
 					name: 'Trigger',
 					type: TYPE,
-					parameters: {
-						collect: 'profile',
-						frequency: 'daily',
-						url: 'https://reviews.example.com/biz/trigger',
-						options,
-					},
+					parameters: { collect: 'profile', frequency: 'daily', url, options },
 					webhookId: 'reachability-trigger',
 				},
 			],
@@ -274,17 +242,16 @@ describe('Profile → Add with neither a Callback URL nor Wait for Completion', 
 		]);
 	});
 
-	it('gives no hint when a callback is set', async () => {
+	// The service in this process is on a local host: it is given a localhost callback, as every
+	// other test does.
+	it('gives no hint when a callback is set, a localhost one to a local service', async () => {
+		const url = 'https://reviews.example.com/local-service';
 		const result = await runNode(context.sim, {
 			type: REVIEW_SCRAPER,
-			parameters: {
-				resource: 'profile',
-				operation: 'add',
-				url: 'https://reviews.example.com/somewhere',
-				callback: PUBLIC_CALLBACK,
-			},
+			parameters: { resource: 'profile', operation: 'add', url, callback: LOCAL_CALLBACK },
 		});
 		expect(result.status).toBe('success');
+		expect(context.sim.submissions()).toEqual({ [url]: 1 });
 		expect(result.runData[NODE].at(-1)?.hints ?? []).toEqual([]);
 	});
 });

@@ -85,8 +85,6 @@ export async function runNode(
 	node: Omit<NodeSpec, 'name'> & { name?: string },
 	inputItems: IDataObject[] = [{}],
 	overrides: {
-		token?: string;
-		apiKey?: string;
 		baseUrl?: string;
 		/** Credentials of another shape than the simulator's own (a service on a public host). */
 		credentials?: ReturnType<typeof credentialsFor>;
@@ -98,7 +96,7 @@ export async function runNode(
 		nodes: [{ ...node, name }],
 		nodeTypes,
 		credentialTypes,
-		credentials: overrides.credentials ?? credentialsFor(sim, overrides),
+		credentials: overrides.credentials ?? credentialsFor(sim),
 		inputItems: inputItems.map((json): INodeExecutionData => ({ json })),
 	}).then((run) => ({ ...run, items: () => run.json(name), pairs: () => run.output(name)[0] }));
 }

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join, relative, sep } from 'node:path';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { ReviewScraper } from '../../nodes/ReviewScraper/ReviewScraper.node';
 import { ScheduledScrapeTrigger } from '../../nodes/ScheduledScrapeTrigger/ScheduledScrapeTrigger.node';
@@ -126,8 +126,15 @@ const addParameters = (extra: IDataObject = {}) => ({
 	},
 });
 
-const CALLBACK_TRIGGER = 'n8n-nodes-review-scraping.scrapingCallbackTrigger';
-const RECURRING_TRIGGER = 'n8n-nodes-review-scraping.scheduledScrapeTrigger';
+const triggerNode = (name: string, node: INodeType, parameters: INodeParameters, hook: string) =>
+	triggerHarness({
+		node: 'Trigger',
+		nodes: [{ name: 'Trigger', type: `${PREFIX}${name}`, parameters, webhookId: hook }],
+		nodeTypes: { [`${PREFIX}${name}`]: node },
+		credentialTypes,
+		credentials: credentialsFor(context.sim),
+	});
+const PREFIX = 'n8n-nodes-review-scraping.';
 
 interface Path {
 	name: string;
@@ -195,15 +202,11 @@ const paths: Path[] = [
 			measurePath(ReviewScraper.prototype, 'execute', 'http', async () => {
 				const run = await runNode(
 					context.sim,
-					{
-						type: 'n8n-nodes-review-scraping.reviewScraper',
-						parameters: {
-							resource: 'profile',
-							operation: 'addMany',
-							url: '={{ $json.url }}',
-							callback: 'https://hooks.example.com/webhook/reviews',
-						},
-					},
+					addParameters({
+						operation: 'addMany',
+						url: '={{ $json.url }}',
+						callback: 'https://hooks.example.com/webhook/reviews',
+					}),
 					[
 						{ url: 'https://reviews.example.com/biz/1' },
 						{ url: 'https://reviews.example.com/biz/2' },
@@ -243,24 +246,12 @@ const paths: Path[] = [
 		name: 'Recurring Reviews Trigger, activation',
 		measure: async () => {
 			const node = new ScheduledScrapeTrigger();
-			const trigger = triggerHarness({
-				node: 'Trigger',
-				nodes: [
-					{
-						name: 'Trigger',
-						type: RECURRING_TRIGGER,
-						parameters: {
-							collect: 'profile',
-							frequency: 'daily',
-							url: 'https://reviews.example.com/biz/path',
-						},
-						webhookId: 'path-recurring',
-					},
-				],
-				nodeTypes: { [RECURRING_TRIGGER]: node },
-				credentialTypes,
-				credentials: credentialsFor(context.sim),
-			});
+			const parameters = {
+				collect: 'profile',
+				frequency: 'daily',
+				url: 'https://reviews.example.com/biz/path',
+			};
+			const trigger = triggerNode('scheduledScrapeTrigger', node, parameters, 'path-recurring');
 			return await measurePath(node.webhookMethods.default, 'create', 'http', async () => {
 				expect(await trigger.lifecycle('create')).toBe(true);
 			});
@@ -270,15 +261,8 @@ const paths: Path[] = [
 		name: 'Scraping Callback Trigger, a delivery, to its answer',
 		bound: { files: 8 },
 		measure: async () => {
-			const trigger = triggerHarness({
-				node: 'Trigger',
-				nodes: [
-					{ name: 'Trigger', type: CALLBACK_TRIGGER, parameters: {}, webhookId: 'path-callback' },
-				],
-				nodeTypes: { [CALLBACK_TRIGGER]: new ScrapingCallbackTrigger() },
-				credentialTypes,
-				credentials: credentialsFor(context.sim),
-			});
+			const node = new ScrapingCallbackTrigger();
+			const trigger = triggerNode('scrapingCallbackTrigger', node, {}, 'path-callback');
 			return await measurePath(ScrapingCallbackTrigger.prototype, 'webhook', 'answer', async () => {
 				const { response } = await trigger.receive({
 					body: { job_id: 'path-1', crawl_status: 'complete', reviews: [{ review_id: 'a' }] },

@@ -21,32 +21,48 @@ const addAndWait = {
 	},
 };
 
+function expectWaitTill(waiting: { waitTill?: Date | null }, before: number, minutes: number) {
+	const waitTill = new Date(waiting.waitTill as Date).getTime();
+	expect(waitTill).toBeGreaterThanOrEqual(before + minutes * 60_000 - 1000);
+	expect(waitTill).toBeLessThanOrEqual(Date.now() + minutes * 60_000 + 1000);
+}
+
+/**
+ * Runs the node until it waits and lets the service deliver to a receiver standing in for n8n's
+ * waiting-webhook endpoint; `resume` hands the delivery (or another body) to the node.
+ */
+async function untilDelivered(node: IDataObject, input: IDataObject[] = [{}]) {
+	const receiver = await startReceiver();
+	try {
+		const spec = node as typeof addAndWait;
+		const waiting = await runNode(context.sim, spec, input, { baseUrl: receiver.url });
+		expect(waiting.status).toBe('waiting');
+		await context.sim.waitForDeliveries(1, 5000);
+		const [delivery] = receiver.received;
+		const [ack] = waiting.items();
+		const resume = (body: IDataObject = delivery.body) => waiting.resume({ body, path: NODE_ID });
+		return { waiting, delivery, ack, resume };
+	} finally {
+		await receiver.close();
+	}
+}
+
 describe('Wait for Completion (Profile → Add)', () => {
 	it('sends the resume URL with the node ID as callback, waits, and resumes with the reviews', async () => {
-		const receiver = await startReceiver();
 		const before = Date.now();
-		const waiting = await runNode(context.sim, addAndWait, [{}], { baseUrl: receiver.url });
-		expect(waiting.status).toBe('waiting');
-		const waitTill = new Date(waiting.waitTill as Date).getTime();
-		expect(waitTill).toBeGreaterThanOrEqual(before + 30 * 60_000 - 1000);
-		expect(waitTill).toBeLessThanOrEqual(Date.now() + 30 * 60_000 + 1000);
+		const { waiting, delivery, ack, resume } = await untilDelivered(addAndWait);
+		expectWaitTill(waiting, before, 30);
 
 		const [request] = context.sim.requests();
 		const callback = new URL(String(request.query.callback));
-		const resume = new URL(waiting.resumeUrl);
-		expect(callback.pathname).toBe(`${resume.pathname}/${NODE_ID}`);
-		expect(callback.searchParams.get('signature')).toBe(resume.searchParams.get('signature'));
+		const resumeUrl = new URL(waiting.resumeUrl);
+		expect(callback.pathname).toBe(`${resumeUrl.pathname}/${NODE_ID}`);
+		expect(callback.searchParams.get('signature')).toBe(resumeUrl.searchParams.get('signature'));
 		expect(callback.searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
+		expect(delivery.url).toBe(`${resumeUrl.pathname}/${NODE_ID}${resumeUrl.search}`);
+		expect(delivery.body.job_id).toBe(ack.job_id);
 
-		// The receiver stands in for n8n's waiting-webhook endpoint: what reaches it is handed to the node.
-		await context.sim.waitForDeliveries(1, 5000);
-		await receiver.close();
-		const [delivered] = receiver.received;
-		expect(delivered.url).toBe(`${resume.pathname}/${NODE_ID}${resume.search}`);
-		const [ack] = waiting.items();
-		expect(delivered.body.job_id).toBe(ack.job_id);
-
-		const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
+		const resumed = await resume();
 		expect(resumed.status).toBe('success');
 		const [result] = resumed.json('Node Under Test');
 		expect(result).toMatchObject({
@@ -60,40 +76,27 @@ describe('Wait for Completion (Profile → Add)', () => {
 		expect(Array.isArray(result.reviews)).toBe(true);
 	});
 
-	const invalidUrlJob = async (node: object, input: IDataObject = {}) => {
-		const receiver = await startReceiver();
-		const waiting = await runNode(
-			context.sim,
-			{
-				...addAndWait,
-				...node,
-				parameters: { ...addAndWait.parameters, url: 'https://maps.example/invalid-url/9' },
-			},
-			[input],
-			{ baseUrl: receiver.url },
-		);
-		await context.sim.waitForDeliveries(1, 5000);
-		await receiver.close();
-		const [delivered] = receiver.received;
-		expect(delivered.body.crawl_status).toBe('invalid_url');
-		const [ack] = waiting.items();
-		return { ack, resumed: await waiting.resume({ body: delivered.body, path: NODE_ID }) };
+	const invalidUrlJob = async (onError?: string, input: IDataObject = {}) => {
+		const parameters = { ...addAndWait.parameters, url: 'https://maps.example/invalid-url/9' };
+		const job = await untilDelivered({ ...addAndWait, ...(onError && { onError }), parameters }, [
+			input,
+		]);
+		expect(job.delivery.body.crawl_status).toBe('invalid_url');
+		const failure = `Job ${job.ack.job_id} ended with status "invalid_url" (invalid_url), not completed`;
+		return { ack: job.ack, failure, resumed: await job.resume() };
 	};
 
 	it('fails the node when the job ends invalid_url, naming the job and the status', async () => {
-		const { ack, resumed } = await invalidUrlJob({});
+		const { failure, resumed } = await invalidUrlJob();
 		expect(resumed.webhookResponse).toEqual({ received: true });
 		expect(resumed.status).toBe('error');
-		expect(resumed.error?.message).toBe(
-			`Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
-		);
+		expect(resumed.error?.message).toBe(failure);
 	});
 
 	it('with an error output, puts the error item for an invalid_url job on that output', async () => {
-		const { ack, resumed } = await invalidUrlJob(
-			{ onError: 'continueErrorOutput' },
-			{ customer: 'acme' },
-		);
+		const { ack, failure, resumed } = await invalidUrlJob('continueErrorOutput', {
+			customer: 'acme',
+		});
 		expect(resumed.status).toBe('success');
 		expect(resumed.json('Node Under Test', 0)).toEqual([]);
 		const [item, ...more] = resumed.json('Node Under Test', 1);
@@ -101,18 +104,18 @@ describe('Wait for Completion (Profile → Add)', () => {
 		// n8n's error output keeps `error`, `message` and `details` of an item, merged into its input.
 		expect(item).toMatchObject({
 			customer: 'acme',
-			error: `Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
+			error: failure,
 			message: expect.stringMatching(/^The service could not collect from the given URL/),
 			details: { outcome: 'invalid_url', wait_status: 'invalid_url', id: String(ack.job_id) },
 		});
 	});
 
 	it('with Continue On Fail, outputs an error item for an invalid_url job and goes on', async () => {
-		const { ack, resumed } = await invalidUrlJob({ onError: 'continueRegularOutput' });
+		const { ack, failure, resumed } = await invalidUrlJob('continueRegularOutput');
 		expect(resumed.status).toBe('success');
 		const [item] = resumed.json('Node Under Test');
 		expect(item).toMatchObject({
-			error: `Job ${ack.job_id} ended with status "invalid_url" (invalid_url), not completed`,
+			error: failure,
 			outcome: 'invalid_url',
 			wait_status: 'invalid_url',
 			id: String(ack.job_id),
@@ -136,9 +139,7 @@ describe('Wait for Completion (Profile → Add)', () => {
 			parameters: { ...parameters, ...limit },
 		});
 		expect(waiting.status).toBe('waiting');
-		const waitTill = new Date(waiting.waitTill as Date).getTime();
-		expect(waitTill).toBeGreaterThanOrEqual(before + minutes * 60_000 - 1000);
-		expect(waitTill).toBeLessThanOrEqual(Date.now() + minutes * 60_000 + 1000);
+		expectWaitTill(waiting, before, minutes);
 	});
 
 	it('refuses a callback for another job and keeps waiting', async () => {
@@ -171,65 +172,57 @@ describe('Wait for Completion (Profile → Add)', () => {
 });
 
 describe('Wait for Completion on the other submit operations', () => {
-	const submits: Array<[string, IDataObject, (payload: IDataObject) => number]> = [
+	const social = 'n8n-nodes-review-scraping.socialScraper';
+	const submits: Array<[string, IDataObject]> = [
 		[
 			'E-commerce Search → Product → Search',
 			{
 				type: 'n8n-nodes-review-scraping.ecommerceSearch',
 				parameters: { resource: 'product', operation: 'search', keyword: 'headphones' },
 			},
-			(payload) => (payload.results as unknown[]).length,
 		],
 		[
 			'Social Scraper → Photo Post → Search',
 			{
-				type: 'n8n-nodes-review-scraping.socialScraper',
+				type: social,
 				parameters: { resource: 'photoPost', operation: 'search', keyword: '#pizza' },
 			},
-			(payload) => (payload.results as unknown[]).length,
 		],
 		[
 			'Social Scraper → Social Post → Scrape',
 			{
-				type: 'n8n-nodes-review-scraping.socialScraper',
+				type: social,
 				parameters: {
 					resource: 'socialPost',
 					operation: 'scrape',
 					url: 'https://social.example.com/p/1',
 				},
 			},
-			(payload) => (payload.results as unknown[]).length,
 		],
 	];
+	const resultCount = (payload: IDataObject) => (payload.results as unknown[]).length;
+
+	const waitingSpec = (node: IDataObject, typeVersion?: number) => ({
+		...node,
+		id: NODE_ID,
+		...(typeVersion ? { typeVersion } : {}),
+		parameters: { ...(node.parameters as IDataObject), waitForCompletion: true },
+	});
 
 	/** Submits with Wait for Completion, lets the service deliver, and resumes with the delivery. */
 	async function submitAndResume(node: IDataObject, typeVersion?: number) {
 		context.sim.configure({ ecommerceResponse: 'ack', productCount: 12, photoPostCount: 9 });
-		const receiver = await startReceiver();
-		try {
-			const spec = {
-				...node,
-				id: NODE_ID,
-				...(typeVersion ? { typeVersion } : {}),
-				parameters: { ...(node.parameters as IDataObject), waitForCompletion: true },
-			} as typeof addAndWait;
-			const waiting = await runNode(context.sim, spec, [{ row: 7 }], { baseUrl: receiver.url });
-			expect(waiting.status).toBe('waiting');
-			const [ack] = waiting.items();
-			await context.sim.waitForDeliveries(1, 5000);
-			const [delivered] = receiver.received;
-			expect(delivered.body.request_id).toBe(ack.request_id);
-			const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
-			return { ack, delivered: delivered.body, resumed };
-		} finally {
-			await receiver.close();
-		}
+		const { ack, delivery, resume } = await untilDelivered(waitingSpec(node, typeVersion), [
+			{ row: 7 },
+		]);
+		expect(delivery.body.request_id).toBe(ack.request_id);
+		return { ack, delivered: delivery.body, resumed: await resume() };
 	}
 
 	// n8n links resumed item i to the waiting node's input item i: one input item, one item out.
 	it.each(submits)(
 		'%s waits and resumes with one item holding every result, linked to the input item',
-		async (_name, node, resultCount) => {
+		async (_name, node) => {
 			const { ack, delivered, resumed } = await submitAndResume(node);
 			const run = resumed.runData['Node Under Test'].at(-1)!;
 			const items = run.data!.main[0]!;
@@ -248,7 +241,7 @@ describe('Wait for Completion on the other submit operations', () => {
 
 	it.each(submits)(
 		'%s in node version 1 keeps one item per result, as workflows saved with it expect',
-		async (_name, node, resultCount) => {
+		async (_name, node) => {
 			const { ack, delivered, resumed } = await submitAndResume(node, 1);
 			const items = resumed.json('Node Under Test');
 			expect(items).toHaveLength(resultCount(delivered));
@@ -258,26 +251,12 @@ describe('Wait for Completion on the other submit operations', () => {
 	);
 
 	it('Social Post → Scrape fails the item when the request ends login_required', async () => {
-		const receiver = await startReceiver();
-		try {
-			const spec = {
-				...submits[2][1],
-				id: NODE_ID,
-				parameters: { ...(submits[2][1].parameters as IDataObject), waitForCompletion: true },
-			} as typeof addAndWait;
-			const waiting = await runNode(context.sim, spec, [{}], { baseUrl: receiver.url });
-			const [ack] = waiting.items();
-			await context.sim.waitForDeliveries(1, 5000);
-			const [delivered] = receiver.received;
-			const body = { ...delivered.body, status: 'login_required', results: [] };
-			const resumed = await waiting.resume({ body, path: NODE_ID });
-			expect(resumed.status).toBe('error');
-			expect(resumed.error?.message).toBe(
-				`Request ${ack.request_id} ended with status "login_required" (failed), not completed`,
-			);
-		} finally {
-			await receiver.close();
-		}
+		const { ack, delivery, resume } = await untilDelivered(waitingSpec(submits[2][1]));
+		const resumed = await resume({ ...delivery.body, status: 'login_required', results: [] });
+		expect(resumed.status).toBe('error');
+		expect(resumed.error?.message).toBe(
+			`Request ${ack.request_id} ended with status "login_required" (failed), not completed`,
+		);
 	});
 
 	it('E-commerce Search does not wait when the service answers with the results at once', async () => {
@@ -324,74 +303,48 @@ describe('Wait for Completion at the edges: refused, empty, not final', () => {
 
 	it('resumes with one item (result_count 0) when the search completes with no posts, and leaks no signature', async () => {
 		context.sim.configure({ photoPostCount: 0 });
-		const receiver = await startReceiver();
-		try {
-			const waiting = await runNode(context.sim, photoSearch, [{}], { baseUrl: receiver.url });
-			expect(waiting.status).toBe('waiting');
-			await context.sim.waitForDeliveries(1, 5000);
-			const [delivered] = receiver.received;
-			expect(delivered.body.results).toEqual([]);
-			const signature = new URL(waiting.resumeUrl).searchParams.get('signature') as string;
-			expect(JSON.stringify(delivered.body)).toContain(signature);
-			const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
-			expect(resumed.status).toBe('success');
-			const items = resumed.json('Node Under Test');
-			expect(items).toHaveLength(1);
-			expect(items[0]).toMatchObject({
-				request_id: delivered.body.request_id,
-				wait_status: 'completed',
-				outcome: 'completed',
-				result_count: 0,
-			});
-			expect(JSON.stringify(items)).not.toContain(signature);
-		} finally {
-			await receiver.close();
-			context.sim.configure({ photoPostCount: 9 });
-		}
+		const { waiting, delivery, resume } = await untilDelivered(photoSearch);
+		expect(delivery.body.results).toEqual([]);
+		const signature = new URL(waiting.resumeUrl).searchParams.get('signature') as string;
+		expect(JSON.stringify(delivery.body)).toContain(signature);
+		const resumed = await resume();
+		expect(resumed.status).toBe('success');
+		const items = resumed.json('Node Under Test');
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({
+			request_id: delivery.body.request_id,
+			wait_status: 'completed',
+			outcome: 'completed',
+			result_count: 0,
+		});
+		expect(JSON.stringify(items)).not.toContain(signature);
 	});
 
 	it('keeps waiting when a delivery reports a status that is not final, then resumes on the final one', async () => {
-		const receiver = await startReceiver();
-		try {
-			const waiting = await runNode(
-				context.sim,
-				{ ...photoSearch, parameters: { ...photoSearch.parameters, keyword: '#later' } },
-				[{}],
-				{ baseUrl: receiver.url },
-			);
-			await context.sim.waitForDeliveries(1, 5000);
-			const [delivered] = receiver.received;
-			const notYet = { ...delivered.body, status: 'in_progress', results: [] };
-			const refusal = await waiting
-				.resume({ body: notYet, path: NODE_ID })
-				.catch((e: unknown) => e);
-			expect(refusal).toBeInstanceOf(ResumeRefusedError);
-			const resumed = await waiting.resume({ body: delivered.body, path: NODE_ID });
-			expect(resumed.status).toBe('success');
-			expect(resumed.json('Node Under Test').length).toBeGreaterThan(0);
-		} finally {
-			await receiver.close();
-		}
+		const { delivery, resume } = await untilDelivered({
+			...photoSearch,
+			parameters: { ...photoSearch.parameters, keyword: '#later' },
+		});
+		const notYet = { ...delivery.body, status: 'in_progress', results: [] };
+		expect(await resume(notYet).catch((e: unknown) => e)).toBeInstanceOf(ResumeRefusedError);
+		const resumed = await resume();
+		expect(resumed.status).toBe('success');
+		expect(resumed.json('Node Under Test').length).toBeGreaterThan(0);
 	});
 });
 
 describe('Wait for Completion with Retry On Fail', () => {
 	it('a submission refused on the first try is sent again, and the execution waits once for its one job', async () => {
-		const receiver = await startReceiver();
 		context.sim.injectFault({ api: 'review', kind: 'refused', times: 1 });
-		const waiting = await runNode(
-			context.sim,
-			{ ...addAndWait, retryOnFail: true, maxTries: 3, waitBetweenTries: 1 },
-			[{}],
-			{ baseUrl: receiver.url },
-		);
-		expect(waiting.status).toBe('waiting');
+		const { ack, resume } = await untilDelivered({
+			...addAndWait,
+			retryOnFail: true,
+			maxTries: 3,
+			waitBetweenTries: 1,
+		});
 		expect(context.sim.submissions()['https://reviews.example.com/biz/wait']).toBe(2);
 		expect(context.sim.counts().jobs).toBe(1);
-		await context.sim.waitForDeliveries(1, 5000);
-		await receiver.close();
-		const [ack] = waiting.items();
-		const resumed = await waiting.resume({ body: receiver.received[0].body, path: NODE_ID });
+		const resumed = await resume();
 		expect(resumed.status).toBe('success');
 		expect(resumed.json('Node Under Test')).toEqual([
 			expect.objectContaining({ job_id: ack.job_id, wait_status: 'completed' }),

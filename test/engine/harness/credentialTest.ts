@@ -14,25 +14,19 @@ import { createRunExecutionData, deepCopy, Workflow } from 'n8n-workflow';
 import { createAdditionalData, createEnvironment } from './environment';
 import { createNodeTypes } from './nodeTypes';
 
-type CredentialTestOptions = {
-	credentialTypes?: ICredentialType[];
-	baseUrl?: string;
-	nodeTypes?: INodeType[];
-};
+type CredentialTestOptions = { nodeTypes?: INodeType[] };
 
 /** An environment holding only the credential under test, as n8n's credential tester builds one. */
 function credentialEnvironment(
 	credentialType: ICredentialType,
 	data: ICredentialDataDecryptedObject,
-	opts: CredentialTestOptions,
 ) {
 	return createEnvironment({
 		nodes: [],
 		nodeTypes: {},
-		credentialTypes: [credentialType, ...(opts.credentialTypes ?? [])],
+		credentialTypes: [credentialType],
 		credentials: { [credentialType.name]: data },
 		mode: 'internal',
-		baseUrl: opts.baseUrl,
 	});
 }
 
@@ -52,7 +46,7 @@ async function testCredentialByNode(
 		if (!entry || typeof entry.testedBy !== 'string') continue;
 		const testFunction = nodeType.methods?.credentialTest?.[entry.testedBy];
 		if (!testFunction) continue;
-		const env = credentialEnvironment(credentialType, data, opts);
+		const env = credentialEnvironment(credentialType, data);
 		const context = new CredentialTestContext(createAdditionalData(env));
 		return await testFunction.call(context, {
 			id: 'temp',
@@ -77,7 +71,7 @@ export async function testCredential(
 	const { test } = credentialType;
 	if (!test) return await testCredentialByNode(credentialType, data, opts);
 
-	const env = credentialEnvironment(credentialType, data, opts);
+	const env = credentialEnvironment(credentialType, data);
 	const additionalData = createAdditionalData(env);
 	let credentialData: ICredentialDataDecryptedObject;
 	try {

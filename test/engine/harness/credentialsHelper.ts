@@ -107,23 +107,18 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		_credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 	): Promise<undefined> {
-		this.assertNoPreAuthentication(typeName);
+		if (this.getType(typeName).preAuthentication) {
+			throw new Error(`Credential type "${typeName}" uses preAuthentication: not supported here`);
+		}
 		return undefined;
 	}
 
 	async runPreAuthentication(
-		_helpers: IHttpRequestHelper,
-		_credentials: ICredentialDataDecryptedObject,
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 	): Promise<undefined> {
-		this.assertNoPreAuthentication(typeName);
-		return undefined;
-	}
-
-	private assertNoPreAuthentication(typeName: string) {
-		if (this.getType(typeName).preAuthentication) {
-			throw new Error(`Credential type "${typeName}" uses preAuthentication: not supported here`);
-		}
+		return await this.preAuthentication(helpers, credentials, typeName);
 	}
 
 	async getCredentials(): Promise<ICredentials> {

@@ -2,7 +2,6 @@ import type { ExecutionLifecycleHooks } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
-	IConnections,
 	INode,
 	INodeExecutionData,
 	INodeTypes,
@@ -30,8 +29,6 @@ export type NodeSpec = Pick<INode, 'name' | 'type'> &
 
 export interface RunWorkflowOptions {
 	nodes: NodeSpec[];
-	/** Defaults to chaining the nodes in the order given. */
-	connections?: IConnections;
 	nodeTypes: NodeTypeMap;
 	credentialTypes?: ICredentialType[];
 	/** Credential data by credential type name. */
@@ -45,7 +42,6 @@ export interface RunWorkflowOptions {
 	executionId?: string;
 	/** Origin of the pretend n8n instance, e.g. `http://127.0.0.1:5678`. */
 	baseUrl?: string;
-	webhookWaitingBaseUrl?: string;
 }
 
 let executionCounter = 0;
@@ -70,7 +66,7 @@ export function createEnvironment(opts: RunWorkflowOptions): Environment {
 		credentialsHelper: new HarnessCredentialsHelper(opts.credentialTypes ?? [], {
 			...opts.credentials,
 		}),
-		urls: baseUrls(opts.baseUrl ?? 'http://127.0.0.1:5678', opts.webhookWaitingBaseUrl),
+		urls: baseUrls(opts.baseUrl ?? 'http://127.0.0.1:5678'),
 	};
 }
 
@@ -115,14 +111,14 @@ export function toNode(spec: NodeSpec, env: Environment): INode {
 	} as INode;
 }
 
-function baseUrls(origin: string, webhookWaitingBaseUrl?: string) {
+function baseUrls(origin: string) {
 	const base = origin.replace(/\/+$/, '');
 	return {
 		instanceBaseUrl: base,
 		restApiUrl: `${base}/rest`,
 		webhookBaseUrl: `${base}/webhook`,
 		webhookTestBaseUrl: `${base}/webhook-test`,
-		webhookWaitingBaseUrl: webhookWaitingBaseUrl ?? `${base}/webhook-waiting`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
 		formBaseUrl: `${base}/form`,
 		formTestBaseUrl: `${base}/form-test`,
 		formWaitingBaseUrl: `${base}/form-waiting`,

@@ -52,7 +52,7 @@ export interface HarnessRun {
 	expire(): Promise<HarnessRun>;
 }
 
-export function chain(names: string[]): IConnections {
+function chain(names: string[]): IConnections {
 	const connections: IConnections = {};
 	for (let i = 0; i < names.length - 1; i++) {
 		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
@@ -62,7 +62,7 @@ export function chain(names: string[]): IConnections {
 
 export async function runWorkflow(opts: RunWorkflowOptions): Promise<HarnessRun> {
 	const env = createEnvironment(opts);
-	const connections = { ...(opts.connections ?? chain(opts.nodes.map((n) => n.name))) };
+	const connections = chain(opts.nodes.map((n) => n.name));
 	const nodes = opts.nodes.map((spec) => toNode(spec, env));
 
 	const roots = nodes.filter(
