@@ -56,6 +56,7 @@ describe('Wait for Completion (Profile → Add)', () => {
 		const [request] = context.sim.requests();
 		const callback = new URL(String(request.query.callback));
 		const resumeUrl = new URL(waiting.resumeUrl);
+		expect(resumeUrl.pathname).toMatch(/^\/webhook-waiting\/[\w-]+$/);
 		expect(callback.pathname).toBe(`${resumeUrl.pathname}/${NODE_ID}`);
 		expect(callback.searchParams.get('signature')).toBe(resumeUrl.searchParams.get('signature'));
 		expect(callback.searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
