@@ -170,7 +170,7 @@ describe('deploy/Dockerfile', () => {
 			new RegExp(`^ARG N8N_VERSION=${pinned.replace(/\./g, '\\.')}$`, 'm'),
 			/^FROM n8nio\/n8n:\$\{N8N_VERSION\}$/m,
 			/^USER node$/m,
-			/cd \/home\/node\/\.n8n\/nodes/,
+			/cd "\$HOME\/\.n8n\/nodes"/,
 			/npm install --omit=dev --omit=peer --ignore-scripts .*"\$1"/,
 			/^COPY --chown=node:node n8n-nodes-review-scraping-\*\.tgz /m,
 		])
