@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -15,12 +16,15 @@ export const HAPROXY_TEMPLATE = path.join(repoRoot, 'deploy', 'haproxy.cfg');
 export interface DeliveryProxy {
 	url: string;
 	port: number;
+	/** A command of HAProxy's runtime API (its `stats socket`), and its answer. */
+	admin(command: string): Promise<string>;
 	stop(): Promise<void>;
 }
 
 const WEBHOOK_SERVER = /^(\s*)server n8n-webhook-\d+ \S+(.*)$/;
 const MAIN_SERVER = /^(\s*)server n8n-main \S+(.*)$/;
 const BIND = /^(\s*)bind \S+(.*)$/;
+const ADMIN_SOCKET = /^(\s*)stats socket \S+(.*)$/;
 
 /**
  * The shipped HAProxy configuration with this run's addresses: `bind` on a free port of
@@ -33,6 +37,7 @@ export function haproxyConfig(
 	upstreams: string[],
 	maxconn?: number,
 	main: string = upstreams[0],
+	adminSocket?: string,
 ): string {
 	const lines = readFileSync(HAPROXY_TEMPLATE, 'utf8').split('\n');
 	const webhookAt = lines.findIndex((line) => WEBHOOK_SERVER.test(line));
@@ -57,6 +62,10 @@ export function haproxyConfig(
 			if (index === mainAt)
 				return [line.replace(MAIN_SERVER, `$1server n8n-main ${address(main)}$2`)];
 			if (index === bindAt) return [line.replace(BIND, `$1bind 127.0.0.1:${listenPort}$2`)];
+			// A socket file of this run's in place of the container's port, so fronts do not collide.
+			if (ADMIN_SOCKET.test(line)) {
+				return adminSocket ? [line.replace(ADMIN_SOCKET, `$1stats socket ${adminSocket}$2`)] : [];
+			}
 			return [line];
 		})
 		.join('\n');
@@ -88,7 +97,8 @@ export async function startDeliveryProxy(
 	const port = options.port ?? (await freePort());
 	const folder = mkdtempSync(path.join(os.tmpdir(), 'n8n-proxy-'));
 	const config = path.join(folder, 'haproxy.cfg');
-	writeFileSync(config, haproxyConfig(port, upstreams, maxconn, options.main));
+	const adminSocket = path.join(folder, 'admin.sock');
+	writeFileSync(config, haproxyConfig(port, upstreams, maxconn, options.main, adminSocket));
 	const haproxy = existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy';
 	execFileSync(haproxy, ['-c', '-q', '-f', config]);
 	const child = spawnInGroup(haproxy, ['-db', ...connectionLimitFor(config), '-f', config], {
@@ -108,6 +118,18 @@ export async function startDeliveryProxy(
 	return {
 		url,
 		port,
+		admin: (command) =>
+			new Promise<string>((resolve, reject) => {
+				let answer = '';
+				const socket = net.connect(adminSocket, () => socket.end(`${command}\n`));
+				socket.setEncoding('utf8');
+				socket.on('data', (chunk: string) => (answer += chunk));
+				socket.on('end', () => resolve(answer));
+				socket.on('error', reject);
+				socket.setTimeout(5_000, () =>
+					socket.destroy(new Error(`HAProxy: no answer to "${command}"`)),
+				);
+			}),
 		async stop() {
 			await stopGroup(child);
 			rmSync(folder, { recursive: true, force: true });

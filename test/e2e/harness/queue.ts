@@ -33,19 +33,6 @@ export const QUEUE_RECOVERY_SETTINGS = {
 };
 
 /**
- * n8n removes a queue job from Redis the moment it ends (keep last 0), and the webhook process
- * answers a Webhook node set to "When Last Node Finishes" only once Bull's `job.finished()` hears
- * of the end by pub/sub: a job that ends before the process listens (a run that fails at once on a
- * loaded machine) leaves the request unanswered for good (OptimalBits/bull#1906; with n8n's Bull,
- * a job that ended 300 ms before `finished()` was called still waited after 3 s, and was answered
- * when kept). Kept jobs are found ended. The nodes' own webhooks answer on receipt.
- */
-export const QUEUE_JOB_RETENTION = {
-	N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED: '1000',
-	N8N_EXECUTIONS_QUEUE_KEEP_LAST_FAILED: '1000',
-};
-
-/**
  * n8n 2.41's default expression engine ("vm") takes a fresh isolate for every webhook request of a
  * trigger that is not n8n's own Webhook node: measured here, the Scraping Callback Trigger's
  * webhook process then accepts ~7-10 callbacks/s instead of ~30/s, which would put the loss test
@@ -90,6 +77,13 @@ export interface QueueCluster {
 	startWebhook(index: number): Promise<N8nInstance>;
 	/** Stops webhook process `index` the way a restart or a scale-down would (SIGTERM). */
 	stopWebhook(index: number): Promise<void>;
+	/** SIGKILL to webhook process `index`'s group, as a crash or an out-of-memory kill would do. */
+	killWebhook(index: number): Promise<void>;
+	/**
+	 * Stops one n8n process as `docker compose` does (SIGTERM, SIGKILL after `graceMs`) and starts
+	 * it again in its place, answering once it is ready: `main`, `webhook<i>` or `worker<i>`.
+	 */
+	restart(process: string, graceMs: number): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -100,7 +94,7 @@ export interface QueueCluster {
  * has a user folder of its own with the package installed in it, as containers would.
  *
  * By default (the e2e suite) one webhook process, WEBHOOK_URL pointing straight at it, and the
- * test settings below (recovery, job retention, the webhook process's engine). With `stack`, what
+ * test settings below (recovery, the webhook process's engine). With `stack`, what
  * deploy/ ships and nothing else: two webhook processes and WEBHOOK_URL at the front.
  */
 export async function startQueueCluster(options: {
@@ -175,21 +169,23 @@ export async function startQueueCluster(options: {
 			N8N_WEBHOOK_URL: `${publicUrl}/`,
 			WEBHOOK_URL: `${publicUrl}/`,
 			N8N_EDITOR_BASE_URL: `${options.stack ? frontUrl : mainUrl}/`,
-			...(options.stack ? {} : { ...QUEUE_RECOVERY_SETTINGS, ...QUEUE_JOB_RETENTION }),
+			...(options.stack ? {} : QUEUE_RECOVERY_SETTINGS),
 		};
 		const encryptionKey = randomBytes(24).toString('hex');
 
 		// Main first: it runs the database migrations the others expect to find done.
-		const main = await timed('main (with migrations)', () =>
-			startN8n({
-				name: `${label}-main`,
-				userFolder: userFolder('main'),
+		const mainFolder = userFolder('main');
+		let mainStarts = 0;
+		const startMain = async () =>
+			await startN8n({
+				name: `${label}-main${mainStarts++ ? `-restart${mainStarts - 1}` : ''}`,
+				userFolder: mainFolder,
 				port: mainPort,
 				encryptionKey,
 				env: { ...shared, ...options.env?.main },
-			}),
-		);
-		toStop.push(main);
+			});
+		let main = await timed('main (with migrations)', startMain);
+		toStop.push({ stop: async () => await main.stop() });
 
 		const workerFolders = Array.from({ length: WORKER_COUNT }, (_, i) => userFolder(`worker${i}`));
 		const workers: Array<N8nInstance | undefined> = workerFolders.map(() => undefined);
@@ -241,6 +237,47 @@ export async function startQueueCluster(options: {
 			return instance;
 		};
 		const webhookCount = options.stack ? STACK_WEBHOOK_PROCESSES : 1;
+		const stopWithin = async (instance: N8nInstance, graceMs: number) => {
+			const timer = setTimeout(() => {
+				try {
+					process.kill(-instance.pid, 'SIGKILL');
+				} catch {
+					// gone already
+				}
+			}, graceMs);
+			try {
+				process.kill(-instance.pid, 'SIGTERM');
+			} catch {
+				// gone already
+			}
+			await instance.exited;
+			clearTimeout(timer);
+		};
+		/** Waits (bounded) until the front's view of one server meets `wanted`. */
+		const frontServerReaches = async (
+			server: string,
+			wanted: (state: { sessions: number; status: string }) => boolean,
+			timeoutMs: number,
+		) => {
+			const [backend, name] = server.split('/');
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const [header, ...rows] = (await front!.admin('show stat')).trim().split('\n');
+				const columns = header.replace(/^# /, '').split(',');
+				const row = rows
+					.map((line) => line.split(','))
+					.find((c) => c[0] === backend && c[1] === name);
+				const state = {
+					sessions: Number(row?.[columns.indexOf('scur')]) + Number(row?.[columns.indexOf('qcur')]),
+					status: row?.[columns.indexOf('status')] ?? 'missing',
+				};
+				if (wanted(state)) return;
+				if (Date.now() > deadline) {
+					throw new Error(`the front's ${server} did not get there: ${JSON.stringify(state)}`);
+				}
+				await new Promise((resolve) => setTimeout(resolve, 200));
+			}
+		};
 		const [webhook, ...others] = await timed('webhook and workers', () =>
 			Promise.all([
 				...Array.from({ length: webhookCount }, (_, i) => startWebhook(i)),
@@ -258,7 +295,9 @@ export async function startQueueCluster(options: {
 		assertPackageLoaded(main, packageName);
 
 		return {
-			main,
+			get main() {
+				return main;
+			},
 			webhook,
 			webhooks,
 			workers,
@@ -301,6 +340,39 @@ export async function startQueueCluster(options: {
 				if (!instance) throw new Error(`webhook process ${index} is not running`);
 				webhooks[index] = undefined;
 				await instance.stop();
+			},
+			async killWebhook(index) {
+				const instance = webhooks[index];
+				if (!instance) throw new Error(`webhook process ${index} is not running`);
+				webhooks[index] = undefined;
+				process.kill(-instance.pid, 'SIGKILL');
+				await instance.exited;
+			},
+			async restart(name, graceMs) {
+				const [, kind, number] = /^(main|webhook|worker)(\d*)$/.exec(name) ?? [];
+				const index = Number(number || 0);
+				if (kind === 'main') {
+					await stopWithin(main, graceMs);
+					main = await startMain();
+				} else if (kind === 'webhook' && webhooks[index]) {
+					// As deploy/update.sh does: out of the front's rotation and idle before it stops (n8n's
+					// webhook process takes requests until it exits), back in once ready again.
+					const server = `n8n_webhooks/n8n-webhook-${index + 1}`;
+					await front!.admin(`set server ${server} state drain`);
+					await frontServerReaches(server, (s) => s.sessions === 0, 60_000);
+					const instance = webhooks[index]!;
+					webhooks[index] = undefined;
+					await stopWithin(instance, graceMs);
+					await startWebhook(index);
+					await front!.admin(`set server ${server} state ready`);
+					await frontServerReaches(server, (s) => s.status === 'UP', 30_000);
+				} else if (kind === 'worker' && workers[index] && alive[index]) {
+					await stopWithin(workers[index]!, graceMs);
+					alive[index] = false;
+					await startWorker(index);
+				} else {
+					throw new Error(`no running n8n process called "${name}"`);
+				}
 			},
 			stop: stopAll,
 		};

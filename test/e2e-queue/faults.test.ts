@@ -1,0 +1,295 @@
+/**
+ * No acknowledged delivery lost when a process of the production stack dies or is updated. The
+ * stack as shipped, on a cluster of its own (`startQueueCluster({ stack: true })`: deploy/n8n.env,
+ * two webhook processes behind deploy/haproxy.cfg, two workers, n8n's own shutdown grace), runs the
+ * "each delivery handled once" example (Scraping Callback Trigger → Remove Duplicates on
+ * deliveryKey), as docs/results-delivery.md sets it. Deliveries stream in through the front while
+ * a fault happens; then, as the service does, every delivery not answered 2xx is sent again.
+ * Nothing lost: every delivery answered 2xx ends in a successful execution, and every job is
+ * handled once (past Remove Duplicates) however many executions its deliveries started.
+ * FAULT_TEST_DELIVERIES (default 200) sets the stream's size; `npm run bench` has none of these.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { defaultOwner, N8nClient, type Execution } from '../e2e/harness/client';
+import { loadExamples, prepareExample } from '../e2e/harness/examples';
+import { artifactsDir, repoRoot } from '../e2e/harness/paths';
+import { startQueueCluster, type QueueCluster } from '../e2e/harness/queue';
+import { readState } from '../e2e/harness/state';
+import { allExecutions, sleep } from './helpers';
+
+const DELIVERIES = Number(process.env.FAULT_TEST_DELIVERIES) || 200;
+const SENDERS = 8;
+const POST_TIMEOUT_MS = 60_000;
+const SETTLE_TIMEOUT_MS = 180_000;
+const EXAMPLE = 'callback-trigger-once-per-delivery.json';
+const TRIGGER = 'Scraping Callback Trigger';
+const HANDLED = 'Handle Results';
+
+/** The documented update's order and grace, read from the script users run (deploy/update.sh). */
+function documentedUpdate(): { order: string[]; graceMs: number; settleMs: number } {
+	const script = readFileSync(path.join(repoRoot, 'deploy', 'update.sh'), 'utf8');
+	const value = (name: string) => new RegExp(`^${name}=(.+)$`, 'm').exec(script)?.[1] ?? '';
+	const order = value('UPDATE_ORDER').replace(/[()]/g, '').split(' ').filter(Boolean);
+	const twinNames: Record<string, string[]> = {
+		n8n: ['main'],
+		'n8n-webhook-1': ['webhook'],
+		'n8n-webhook-2': ['webhook1'],
+		'n8n-worker': ['worker0', 'worker1'],
+	};
+	return {
+		order: order.flatMap((service) => {
+			const names = twinNames[service];
+			if (!names) throw new Error(`deploy/update.sh names "${service}", unknown to this test`);
+			return names;
+		}),
+		graceMs: Number(value('STOP_GRACE_SECONDS')) * 1000,
+		settleMs: Number(value('FRONT_SETTLE_SECONDS')) * 1000,
+	};
+}
+
+let cluster: QueueCluster;
+let client: N8nClient;
+const report: Record<string, unknown> = {};
+
+beforeAll(async () => {
+	cluster = await startQueueCluster({
+		tarball: readState().tarball,
+		label: 'faults',
+		stack: true,
+		// The test harness shortens n8n's graceful shutdown for its other clusters; the stack keeps
+		// n8n's own 30 s, which the update's grace is measured against.
+		env: Object.fromEntries(
+			(['main', 'webhook', 'worker'] as const).map((kind) => [
+				kind,
+				{ N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '30' },
+			]),
+		),
+	});
+	client = new N8nClient(cluster.main.url);
+	await client.signIn(defaultOwner);
+	client.apiKey = await client.createApiKey('faults');
+}, 600_000);
+
+afterAll(async () => {
+	await cluster?.stop();
+	const file = path.join(artifactsDir, 'queue', 'faults.json');
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, JSON.stringify(report, null, 2));
+}, 120_000);
+
+/** The example, published with a trigger URL of its own; its production URL at the front. */
+async function publishExample(name: string): Promise<{ workflowId: string; url: string }> {
+	const example = loadExamples().find((e) => e.file === EXAMPLE);
+	if (!example) throw new Error(`examples/${EXAMPLE} is missing`);
+	const workflow = prepareExample(example.workflow, { credentials: {}, n8nUrl: cluster.front.url });
+	const trigger = workflow.nodes.find((node) => node.name === TRIGGER)!;
+	trigger.webhookId = randomUUID();
+	const { id } = await client.createWorkflow({ ...workflow, name });
+	await client.activate(id);
+	const url = `${cluster.front.url}/webhook/${trigger.webhookId}/callback`;
+	// Registered a moment after activation: the trigger's own 400 to an empty body says it is.
+	const deadline = Date.now() + 20_000;
+	for (;;) {
+		const res = await fetch(url, { method: 'POST' });
+		await res.arrayBuffer();
+		if (res.status === 400) break;
+		if (Date.now() > deadline) throw new Error(`${url} not registered (${res.status})`);
+		await sleep(200);
+	}
+	return { workflowId: id, url };
+}
+
+const payload = (requestId: string, n: number) => ({
+	request_id: requestId,
+	status: 'completed',
+	request_metadata: { url: `https://social.example.com/p/${n}` },
+	results: [{ post_id: n, text: `post ${n}` }],
+});
+
+/** One delivery, as the service sends it: its answer's status, 0 when no answer came. */
+async function deliver(url: string, requestId: string, n: number): Promise<number> {
+	try {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(payload(requestId, n)),
+			signal: AbortSignal.timeout(POST_TIMEOUT_MS),
+		});
+		await res.arrayBuffer();
+		return res.status;
+	} catch (error) {
+		noAnswers.push(String((error as Error).cause ?? (error as Error).message));
+		return 0;
+	}
+}
+
+/** Why a delivery got no answer (status 0), for the report. */
+const noAnswers: string[] = [];
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+
+/**
+ * A stream of deliveries, SENDERS at a time, while `fault` runs: at least DELIVERIES, and on until
+ * the fault is over, so that every step of it meets deliveries. Then each delivery answered
+ * otherwise than 2xx is sent again (the service's retry) until it is, at most three more times.
+ */
+type Fault = (accepted: () => number, mark: (event: string) => void) => Promise<void>;
+
+async function streamThrough(
+	url: string,
+	tag: string,
+	fault: Fault,
+): Promise<{
+	first: Map<string, number>;
+	resent: Map<string, number[]>;
+	timelineMs: Record<string, number>;
+	otherwiseAtMs: number[];
+}> {
+	const first = new Map<string, number>();
+	const otherwiseAtMs: number[] = [];
+	const timelineMs: Record<string, number> = {};
+	let accepted = 0;
+	let faultOver = false;
+	const started = Date.now();
+	const mark = (event: string) => (timelineMs[event] = Date.now() - started);
+	const faultDone = fault(() => accepted, mark).finally(() => {
+		faultOver = true;
+		mark('fault over');
+	});
+	let next = 0;
+	const lane = async () => {
+		while (next < DELIVERIES || !faultOver) {
+			// Bounded: a fault that never ends stops the stream at five times its size.
+			if (next >= DELIVERIES * 5) break;
+			const n = next++;
+			const requestId = `fault-${tag}-${n}`;
+			const status = await deliver(url, requestId, n);
+			first.set(requestId, status);
+			if (is2xx(status)) accepted++;
+			else otherwiseAtMs.push(Date.now() - started);
+		}
+	};
+	await Promise.all([faultDone, ...Array.from({ length: SENDERS }, lane)]);
+	mark('stream over');
+	const resent = new Map<string, number[]>();
+	for (const [requestId, status] of first) {
+		if (is2xx(status)) continue;
+		const answers: number[] = [];
+		for (let attempt = 0; attempt < 3 && !answers.some(is2xx); attempt++) {
+			answers.push(await deliver(url, requestId, Number(requestId.split('-').at(-1))));
+		}
+		resent.set(requestId, answers);
+	}
+	return { first, resent, timelineMs, otherwiseAtMs };
+}
+
+/** Waits (bounded) until no execution of the workflow is new or running, then reads them all. */
+async function settled(workflowId: string, atLeast: number): Promise<Execution[]> {
+	const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+	for (;;) {
+		const executions = await allExecutions(client, workflowId);
+		const open = executions.filter((e) => ['new', 'running'].includes(e.status));
+		if ((executions.length >= atLeast && open.length === 0) || Date.now() > deadline) {
+			return await allExecutions(client, workflowId, { includeData: true });
+		}
+		await sleep(1000);
+	}
+}
+
+const idsIn = (value: unknown, tag: string) => [
+	...new Set(JSON.stringify(value ?? {}).match(new RegExp(`fault-${tag}-\\d+`, 'g')) ?? []),
+];
+
+function countBy(values: Array<string | number>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[String(value)] = (counts[String(value)] ?? 0) + 1;
+	return counts;
+}
+
+/** Runs one fault during a stream and reports its figures; asserts that nothing was lost. */
+async function survives(name: string, fault: Fault): Promise<Record<string, unknown>> {
+	const tag = randomUUID().slice(0, 8);
+	const { workflowId, url } = await publishExample(`faults: ${name}`);
+	const { first, resent, timelineMs, otherwiseAtMs } = await streamThrough(url, tag, fault);
+	const acknowledged = [...first].filter(([, status]) => is2xx(status)).map(([id]) => id);
+	const everAcknowledged = new Set([
+		...acknowledged,
+		...[...resent].filter(([, answers]) => answers.some(is2xx)).map(([id]) => id),
+	]);
+	const executions = await settled(workflowId, everAcknowledged.size);
+	const succeededFor = new Map<string, number>();
+	const handledFor = new Map<string, number>();
+	for (const execution of executions) {
+		const runData = execution.data?.resultData.runData ?? {};
+		for (const id of idsIn(runData[TRIGGER], tag)) {
+			if (execution.status === 'success') succeededFor.set(id, (succeededFor.get(id) ?? 0) + 1);
+		}
+		for (const id of idsIn(runData[HANDLED], tag))
+			handledFor.set(id, (handledFor.get(id) ?? 0) + 1);
+	}
+	const statuses = countBy(executions.map((e) => e.status));
+	const figures = {
+		deliveries: first.size,
+		answered2xx: acknowledged.length,
+		answeredOtherwise: countBy([...first.values()].filter((s) => !is2xx(s))),
+		sentAgain: resent.size,
+		executions: executions.length,
+		statuses,
+		succeeded: statuses.success ?? 0,
+		crashed: statuses.crashed ?? 0,
+		// Jobs that started more than one successful execution, and jobs handled more than once.
+		executionsTwice: [...succeededFor.values()].filter((count) => count > 1).length,
+		handledTwice: [...handledFor.values()].filter((count) => count > 1).length,
+		noAnswers: countBy(noAnswers.splice(0)),
+		timelineMs,
+		// When the deliveries answered otherwise than 2xx were answered: first, middle, last.
+		otherwiseAtMs: [0, 0.5, 1].map(
+			(q) => otherwiseAtMs[Math.floor(q * (otherwiseAtMs.length - 1))],
+		),
+	};
+	report[name] = figures;
+	console.log(`faults, ${name}: ${JSON.stringify(figures)}`);
+
+	const lost = [...everAcknowledged].filter((id) => !succeededFor.has(id));
+	const notHandled = [...first.keys()].filter((id) => handledFor.get(id) !== 1);
+	expect({ lost, notHandled }).toEqual({ lost: [], notHandled: [] });
+	expect(everAcknowledged.size).toBe(first.size);
+	expect(executions.filter((e) => e.status !== 'success').map((e) => e.status)).toEqual([]);
+	return figures;
+}
+
+describe(`the production stack loses no acknowledged delivery (streams of ${DELIVERIES})`, () => {
+	it('survives a webhook process killed (SIGKILL) and started again 3 s later', async () => {
+		const figures = await survives('webhook process killed', async (accepted, mark) => {
+			const deadline = Date.now() + 60_000;
+			while (accepted() < DELIVERIES / 4 && Date.now() < deadline) await sleep(20);
+			await cluster.killWebhook(0);
+			mark('killed');
+			await sleep(3_000);
+			await cluster.startWebhook(0);
+			mark('started again');
+		});
+		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
+	}, 900_000);
+
+	it("survives the documented update (deploy/update.sh's order and grace): every n8n process restarted one at a time, with no delivery refused", async () => {
+		const update = documentedUpdate();
+		expect(update.order).toEqual(['main', 'webhook', 'webhook1', 'worker0', 'worker1']);
+		expect(update.graceMs).toBeGreaterThan(30_000);
+		const figures = await survives('documented update', async (accepted, mark) => {
+			const deadline = Date.now() + 60_000;
+			while (accepted() < DELIVERIES / 4 && Date.now() < deadline) await sleep(20);
+			for (const name of update.order) {
+				await cluster.restart(name, update.graceMs);
+				mark(`${name} restarted`);
+				await sleep(update.settleMs);
+			}
+		});
+		// The front takes a stopping webhook process out and sends its connections to the other.
+		expect(figures.answeredOtherwise).toEqual({});
+		expect(figures.executionsTwice).toBe(0);
+	}, 900_000);
+});
