@@ -1,8 +1,9 @@
 /**
- * Callback delivery. By default as the service does it (REAL-SERVICE.md): a delivery not answered
- * 2xx is retried 2, 6 and 24 hours after the first failure, on the simulator's compressible clock
- * (`timeScale`). The `quick` policy retries within milliseconds on 409 (what n8n answers a
- * callback that reaches a waiting webhook too early), 5xx and network errors.
+ * Callback delivery. By default as the service does it (docs/service-facts.md#callback-retries): a
+ * delivery not answered 2xx is retried 2, 6 and 24 hours after the first failure, on the
+ * simulator's compressible clock (`timeScale`). The `quick` policy retries within milliseconds on
+ * 409 (what n8n answers a callback that reaches a waiting webhook too early), 5xx and network
+ * errors.
  */
 import { Agent, request } from 'undici';
 

@@ -1,6 +1,6 @@
 /**
- * The e-commerce search itself: products found, the filters of the spec's "E-commerce search",
- * limit and pagination.
+ * The e-commerce search itself: products found, the filters of
+ * docs/service-facts.md#e-commerce-search, limit and pagination.
  */
 import { generateProducts, type Product, SEARCH_PAGES } from './data';
 import {

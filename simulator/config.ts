@@ -2,10 +2,11 @@ export const HOUR_MS = 3_600_000;
 
 export interface CallbackRetryOptions {
 	/**
-	 * `service` (the default) retries as production does (REAL-SERVICE.md): after any answer other
-	 * than 2xx, `serviceDelaysMs` after the first failed attempt (2, 6 and 24 hours), each scaled by
-	 * `timeScale`, then gives up. `quick` is for tests: exponential backoff from `baseDelayMs` to
-	 * `maxDelayMs` on 409, 5xx and network errors, `maxAttempts` attempts in all.
+	 * `service` (the default) retries as production does (docs/service-facts.md#callback-retries):
+	 * after any answer other than 2xx, `serviceDelaysMs` after the first failed attempt (2, 6 and 24
+	 * hours), each scaled by `timeScale`, then gives up. `quick` is for tests: exponential backoff
+	 * from `baseDelayMs` to `maxDelayMs` on 409, 5xx and network errors, `maxAttempts` attempts in
+	 * all.
 	 */
 	policy: 'service' | 'quick';
 	serviceDelaysMs: number[];
@@ -18,7 +19,7 @@ export type EcommerceResponseMode = 'envelope' | 'ack';
 
 /** Requests per second accepted per credential; null lifts the limit. */
 export interface RateLimitOptions {
-	/** Review profile API, per spiderman-token (REAL-SERVICE.md: 10 per second). */
+	/** Review profile API, per spiderman-token (docs/service-facts.md#rate-limit: 10 per second). */
 	review: number | null;
 	/** Each x-api-key API, per key (undocumented: treated like the review API). */
 	apiKey: number | null;
@@ -44,8 +45,8 @@ export interface SimConfig {
 	timeScale: number;
 	/**
 	 * When a review job in `maintenance` is crawled again, counted from when it entered maintenance
-	 * (REAL-SERVICE.md: 2, 3, 5, 12, 24 and 72 hours later), each scaled by `timeScale`; after the
-	 * last it is `failed`, with no callback.
+	 * (docs/service-facts.md#review-job-states: 2, 3, 5, 12, 24 and 72 hours later), each scaled by
+	 * `timeScale`; after the last it is `failed`, with no callback.
 	 */
 	maintenanceRetryDelaysMs: number[];
 	callbackRetry: CallbackRetryOptions;
@@ -58,14 +59,15 @@ export interface SimConfig {
 	/** Schedules an account may hold; one more is refused with 400. */
 	scheduleLimit: number | null;
 	/**
-	 * How GET and DELETE answer a schedule id the account does not hold. The spec shows none: 404
-	 * is assumed; 400 (`Invalid request`, details naming the id) is the service's documented answer
-	 * to a bad request, 403 its answer when access is not allowed.
+	 * How GET and DELETE answer a schedule id the account does not hold. The service documents none
+	 * (docs/service-facts.md#scheduling-errors): 404 is assumed; 400 (`Invalid request`, details
+	 * naming the id) is the service's documented answer to a bad request, 403 its answer when access
+	 * is not allowed.
 	 */
 	missingSchedule: MissingScheduleAnswer;
 	/**
-	 * Failed runs in a row after which the service disables a schedule (REAL-SERVICE.md: 10);
-	 * null never disables one for failures.
+	 * Failed runs in a row after which the service disables a schedule
+	 * (docs/service-facts.md#schedules-over-time: 10); null never disables one for failures.
 	 */
 	scheduleFailureLimit: number | null;
 	/**
@@ -114,7 +116,10 @@ export const DEFAULT_CONFIG: SimConfig = {
 	credits: null,
 };
 
-/** What the spec alone describes: no rate limit, HTTP error statuses, no schedule cap. */
+/**
+ * What the interface alone describes (docs/service-facts.md#where-these-facts-come-from): no rate
+ * limit, HTTP error statuses, no schedule cap.
+ */
 export const SPEC_ONLY: ConfigPatch = {
 	rateLimit: { review: null, apiKey: null },
 	reviewErrors: 'status',

@@ -138,8 +138,8 @@ export function generateAudit(jobId: number): LocalListingAuditBody {
 	const histogram = () => [1, 2, 3, 4, 5].map(() => between(random, 0, 60));
 	const [a, b, c, d, e] = histogram();
 	const [f, g, h, i, j] = histogram();
-	// The source entries deliberately disagree on field names, as the spec's "Local listing audit"
-	// says they do.
+	// The source entries deliberately disagree on field names, as the service says they
+	// do (docs/service-facts.md#respond-jobs-and-listing-audits).
 	const sources: LocalNapSourceBody[] = [
 		{
 			company_name: company,
@@ -404,7 +404,10 @@ export function generateReviewIndexResults(
 const LOCATIONS = ['Lisbon, PT', 'Berlin, DE', 'Austin, US', 'Lyon, FR', null] as const;
 const LANGUAGES = ['en', 'de', 'fr', 'pt'] as const;
 
-/** Reviews in the shape of the review job callback (REAL-SERVICE.md), from the same generator. */
+/**
+ * Reviews in the shape of the review job callback (docs/service-facts.md#callback-payloads), from
+ * the same generator.
+ */
 export function generateJobReviews(
 	profileKey: string,
 	options: { blocks?: number; fromDate?: string; diff?: boolean },

@@ -1,7 +1,7 @@
 /**
- * The production service's rate limit (REAL-SERVICE.md): a number of requests per second per
- * credential. Modelled as a rolling one-second window, the strictest reading of "N per second":
- * a client that passes it also passes a fixed window or a token bucket of the same rate.
+ * The production service's rate limit (docs/service-facts.md#rate-limit): a number of requests per
+ * second per credential. Modelled as a rolling one-second window, the strictest reading of "N per
+ * second": a client that passes it also passes a fixed window or a token bucket of the same rate.
  * Refused requests do not use up the allowance.
  */
 import { performance } from 'node:perf_hooks';

@@ -1,8 +1,8 @@
 /**
- * The service contract (its interface document, which is not part of this repository) written as
- * zod schemas. Request schemas are what the simulator validates; response schemas are strict where
- * the spec lists every field, so a test that parses a body also catches an unexpected field. Shapes
- * the spec does not show are marked "assumed".
+ * The service's interface (docs/service-facts.md; its own document is not part of this repository)
+ * written as zod schemas. Request schemas are what the simulator validates; response schemas are
+ * strict where the interface lists every field, so a test that parses a body also catches an
+ * unexpected field. Shapes the interface does not show are marked "assumed".
  */
 import { z } from 'zod';
 
@@ -31,22 +31,22 @@ export function isHttpUrl(value: string): boolean {
 }
 
 const httpUrl = z.string().refine(isHttpUrl, 'must be an http(s) URL');
-/** The spec's "Limits": the 255-character limit is the review profile API's; scrapers set none. */
+/** 255 characters on the review profile API only (docs/service-facts.md#review-profile-jobs). */
 const externalIdentifier = z.string().max(255, 'must be at most 255 characters');
 const scraperExternalIdentifier = z.string();
 
-// ---------------------------------------------------------------- errors (the spec's "Errors")
+// ------------------------------------------------ errors (docs/service-facts.md#scheduling-errors)
 
 export const SchedulingError = z
 	.object({ status: z.literal('failed'), message: z.string(), details: z.string().nullable() })
 	.strict();
 
-/** Assumed: the spec shows no error body for the review API; this mirrors its success bodies. */
+/** The review API's error body (docs/service-facts.md#review-api-errors). */
 export const ReviewError = z
 	.object({ success: z.literal(false), status: int, message: z.string() })
 	.strict();
 
-// ---------------------------------------------------------------- review profiles (2.6-2.8, 4.5)
+// ------------------------------------- review profiles (docs/service-facts.md#review-profile-jobs)
 
 const positiveIntegerLike = z
 	.union([z.number(), z.string()])
@@ -156,7 +156,7 @@ export const ReviewRecord = z
 	})
 	.strict();
 
-/** A review as the review job callback carries it (REAL-SERVICE.md, Callbacks). */
+/** A review as the review job callback carries it (docs/service-facts.md#callback-payloads). */
 export const ReviewJobReview = z
 	.object({
 		id: z.string(),
@@ -179,7 +179,8 @@ export const ReviewJobReview = z
 
 /**
  * The review job record the service posts when a job becomes complete or invalid_url
- * (REAL-SERVICE.md); `meta_data` is a JSON string. An invalid_url job has no reviews.
+ * (docs/service-facts.md#callback-payloads); `meta_data` is a JSON string. An invalid_url job has
+ * no reviews.
  */
 export const ReviewJobCallback = z
 	.object({
@@ -208,7 +209,7 @@ export const ReviewJobCallback = z
 		message: 'an invalid_url job has no reviews',
 	});
 
-// ---------------------------------------------------------------- scheduling (2.1, 4.1)
+// ---------------------------------------------------- scheduling (docs/service-facts.md#schedules)
 
 export const Frequency = z.enum(['daily', 'weekly', 'monthly']);
 export const ScheduleService = z.enum(['rsapi', 'riapi']);
@@ -329,7 +330,7 @@ export const Schedule = z
 		last_successful_run: z.string().regex(ISO_WITHOUT_ZONE_RE).nullable(),
 		payload: SchedulePayload,
 		disabled: z.boolean(),
-		// Assumed: the spec only shows null; the simulator sets an opaque run id string.
+		// Assumed: the interface only shows null; the simulator sets an opaque run id string.
 		last_request_id: z.string().nullable(),
 		last_successful_request_id: z.string().nullable(),
 	})
@@ -339,9 +340,9 @@ export const ScheduleEnvelope = z
 	.object({ status: z.literal('success'), results: z.array(Schedule) })
 	.strict();
 
-// ---------------------------------------------------------------- e-commerce search (2.2, 4.2)
+// ------------------------------------- e-commerce search (docs/service-facts.md#e-commerce-search)
 
-/** Assumed: the spec does not list source names. `prime` applies to `amazon` only. */
+/** Assumed: the service does not list source names. `prime` applies to `amazon` only. */
 export const ECOMMERCE_SOURCES = ['amazon', 'walmart', 'ebay', 'target', 'bestbuy'] as const;
 export type EcommerceSource = (typeof ECOMMERCE_SOURCES)[number];
 
@@ -462,7 +463,7 @@ export const EcommerceEnvelope = z
 	})
 	.strict();
 
-// ---------------------------------------------------------------- scrapers (2.3-2.5, 4.3-4.4a)
+// ------------------------------------------------ scrapers (docs/service-facts.md#social-scrapers)
 
 export const RequestStatus = z.enum([
 	'created',
@@ -476,7 +477,7 @@ export const SubmitAck = z
 	.object({ status: z.literal('created'), message: z.string(), request_id: z.string() })
 	.strict();
 
-/** Assumed: the spec only says the e-commerce response may not be synchronous. */
+/** Assumed: the interface only says the e-commerce response may not be synchronous. */
 export const EcommerceAck = SubmitAck;
 
 export const PhotoSearchRequest = z
@@ -507,7 +508,7 @@ const integerString = (min: number, max?: number) =>
 				: int.min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
 		);
 
-/** Assumed: default per_page 10, maximum 100 (the spec shows neither). */
+/** Assumed: default per_page 10, maximum 100 (the interface shows neither). */
 export const PhotoResultsQuery = z.object({
 	page: integerString(1).optional(),
 	per_page: integerString(1, 100).optional(),
@@ -635,7 +636,7 @@ export const SocialEnvelope = z
 
 // ---------------------------------------------------------------- review index (riapi target)
 
-/** Assumed: the review index API is only named by the spec as the target of riapi schedules. */
+/** Assumed: the interface names the review index API only as the target of riapi schedules. */
 export const ReviewIndexAck = SubmitAck;
 
 export const ReviewIndexCallback = z

@@ -379,7 +379,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 		return this.asServiceAnswers(api, await this.route(api, call));
 	}
 
-	/** The review API reports its errors in the body; the HTTP status stays 200 (REAL-SERVICE.md). */
+	/** The review API's errors come in HTTP 200 (docs/service-facts.md#review-api-errors). */
 	private asServiceAnswers(api: ApiDefinition, result: RouteResult): RouteResult {
 		if (api.name === 'review' && this.config.reviewErrors === 'http200' && result.status >= 400) {
 			return { ...result, status: 200 };

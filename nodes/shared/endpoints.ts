@@ -31,9 +31,9 @@ export interface CallbackKind {
 	/** Its name in the triggers' Kinds option. */
 	name: string;
 	/**
-	 * Its shapes, any one of them. The service names no event kinds (interface, part 6), so the
-	 * kind is read from the shape. Kinds are tried in the table's order, the first that fits wins;
-	 * a shape says what excludes the kinds below it, so that the order seldom matters.
+	 * Its shapes, any one of them. The service names no event kinds (docs/service-facts.md#callbacks),
+	 * so the kind is read from the shape. Kinds are tried in the table's order, the first that fits
+	 * wins; a shape says what excludes the kinds below it, so that the order seldom matters.
 	 */
 	shapes: readonly ShapeRule[];
 	/** What the service retries deliveries under and a waiting execution resumes on. */
@@ -42,11 +42,11 @@ export interface CallbackKind {
 	records: string;
 }
 
-/** One endpoint of the service's interface. */
+/** One endpoint of the service (docs/service-facts.md). */
 export interface Endpoint {
 	api: ApiName;
 	method: IHttpRequestMethods;
-	/** As the interface writes it, a path parameter as `:name`. */
+	/** Its path, a path parameter as `:name`. */
 	path: string;
 	/** The field of its answer that names the work it started, if it starts any. */
 	answersWith?: AnswerId;
@@ -74,7 +74,7 @@ const NOT_REVIEW_INDEX = { notEquals: REVIEW_INDEX };
 export const ENDPOINTS: EndpointTable = {
 	callbackKinds: [
 		{
-			// The review job payload (REAL-SERVICE.md); the interface does not show it.
+			// The review job record (docs/service-facts.md#callback-payloads).
 			value: 'reviewJob',
 			name: 'Review Job',
 			shapes: [{ has: ['job_id'], lacks: ['request_id'] }],
@@ -82,7 +82,7 @@ export const ENDPOINTS: EndpointTable = {
 			records: 'reviews',
 		},
 		{
-			// The e-commerce envelope (2.2), the only one without request_metadata.
+			// The e-commerce envelope, the only one without request_metadata.
 			value: 'productSearch',
 			name: 'Product Search',
 			shapes: [
@@ -97,7 +97,7 @@ export const ENDPOINTS: EndpointTable = {
 			records: 'results',
 		},
 		{
-			// The photo-sharing envelope (2.5), or its status record (2.3), by keyword or summary.
+			// The photo-sharing envelope, or its status record, by keyword or summary.
 			value: 'photoSearch',
 			name: 'Photo Search',
 			shapes: [
@@ -112,7 +112,7 @@ export const ENDPOINTS: EndpointTable = {
 			records: 'results',
 		},
 		{
-			// The social-network envelope (2.4): null results, summary or pagination still count.
+			// The social-network envelope: null results, summary or pagination still count.
 			value: 'socialScrape',
 			name: 'Social Post Scrape',
 			shapes: [{ has: ['request_id'], hasOneOfEach: [POST_URL, ENVELOPE], ...NOT_REVIEW_INDEX }],
@@ -120,7 +120,7 @@ export const ENDPOINTS: EndpointTable = {
 			records: 'results',
 		},
 		{
-			// The video-platform request status record (2.3); its submit endpoint is not in the interface.
+			// The video-platform request status record; its submit endpoint is not documented.
 			value: 'videoRequest',
 			name: 'Video Request',
 			shapes: [
@@ -134,7 +134,7 @@ export const ENDPOINTS: EndpointTable = {
 			records: 'results',
 		},
 		{
-			// Posted by the review index API (interface, 4.1: schedules with service riapi).
+			// Posted by the review index API, for schedules with service riapi.
 			value: 'reviewIndex',
 			name: 'Review Index Request',
 			shapes: [{ has: ['request_id'], equals: REVIEW_INDEX }],

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isN8n2 } from './host/internals';
+import { errorOutputTakesDetails } from './host/internals';
 
 /** Whether the node's "On Error" setting is "Continue (using error output)". */
 export function usesErrorOutput(node: INode): boolean {
@@ -16,9 +16,9 @@ export function usesErrorOutput(node: INode): boolean {
 
 /**
  * A failed item's JSON for the error output. n8n moves an item there only when its JSON holds
- * nothing but `error`, `message` and `details` (n8n 1.x, whose contexts have no custom data of
- * their own: `error` and a truthy `message`, nothing else; host/version.ts tells them apart), and merges it over the input item it
- * is linked to (`handleNodeErrorOutput`, n8n-core). Setting the item's own `error` would move it
+ * nothing but `error`, `message` and `details` (n8n 1.x: no `details`; `errorOutputTakesDetails`
+ * in host/internals.ts tells them apart), and merges it over the input item it is linked to
+ * (`handleNodeErrorOutput`, n8n-core). Setting the item's own `error` would move it
  * too, but n8n then replaces its JSON with the message alone (`normalizeNodeErrors`), losing the
  * service's description and HTTP code.
  */
@@ -29,7 +29,7 @@ export function errorOutputJson(
 	details: IDataObject,
 ): IDataObject {
 	const json: IDataObject = { error, message: message || error };
-	if (isN8n2(context)) json.details = details;
+	if (errorOutputTakesDetails(context)) json.details = details;
 	return json;
 }
 

@@ -1,10 +1,10 @@
 /**
- * E-commerce search API ({ecommerce_url}), key in the `x-api-key` header.
- * Assumed (not shown by the spec): the envelope is answered synchronously (or, with the
+ * E-commerce search API ({ecommerce_url}), key in the `x-api-key` header. Assumed (not documented,
+ * docs/service-facts.md#not-documented): the envelope is answered synchronously (or, with the
  * `ecommerceResponse: 'ack'` option, only a SubmitAck) and the callback receives every product
- * found (after filters and limit) in one envelope whose pagination is
- * `{ current_page: 1, page_size: <count>, total_pages: 1 }`; `credits_used` is 1 per product found;
- * both or neither of url/keyword, unknown sources, product pages and unsupported hosts are 400.
+ * found (after filters and limit) in one envelope whose pagination is `{ current_page: 1,
+ * page_size: <count>, total_pages: 1 }`; `credits_used` is 1 per product found; both or neither of
+ * url/keyword, unknown sources, product pages and unsupported hosts are 400.
  */
 import { parseSearchUrl, runSearch } from '../catalog';
 import { type ApiDefinition, apiKeyError, json, type RouteContext, schedulingError } from '../http';

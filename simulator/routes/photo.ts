@@ -1,9 +1,9 @@
 /**
- * Photo-sharing scraper ({photo_scraper_url}), key in the `x-api-key` header.
- * Assumed (not shown by the spec): submit answers 200; GET /v1/search/:id defaults to per_page 10
- * (maximum 100, larger is 400); before completion it answers 200 with the envelope carrying the
- * request's current status, no results and zero totals (not 409); unknown ids are 404
- * `{ status: 'failed', message: 'Not found', details: null }`; 1 credit per post found.
+ * Photo-sharing scraper ({photo_scraper_url}), key in the `x-api-key` header. Assumed (not
+ * documented, docs/service-facts.md#not-documented): submit answers 200; GET /v1/search/:id
+ * defaults to per_page 10 (maximum 100, larger is 400); before completion it answers 200 with the
+ * envelope carrying the request's current status, no results and zero totals (not 409); unknown ids
+ * are 404 `{ status: 'failed', message: 'Not found', details: null }`; 1 credit per post found.
  */
 import { generatePhotoPosts } from '../data';
 import {

@@ -1,8 +1,9 @@
 /**
  * Review profile API ({base_url}, paths /api/v2/...), token in the `spiderman-token` header.
- * Assumed (not shown by the spec): error bodies `{ success: false, status, message }`, 1 credit
- * per review collected, and that respond job ids and profile job ids share one id space for the
- * listing audit. The job callback is the job record of REAL-SERVICE.md (ReviewJobCallback), posted
+ * Errors: `{ success: false, status, message }` bodies (docs/service-facts.md#review-api-errors).
+ * Assumed (not documented, docs/service-facts.md#not-documented): 1 credit per review collected,
+ * and that respond job ids and profile job ids share one id space for the listing audit. The job
+ * callback is the job record (ReviewJobCallback, docs/service-facts.md#callback-payloads), posted
  * when the job ends complete or invalid_url; a profile whose URL or query contains
  * INVALID_URL_MARKER ends invalid_url.
  */
@@ -30,8 +31,8 @@ const QUEUED_MESSAGE = 'Profile added to queue';
 export const INVALID_URL_MARKER = 'invalid-url';
 /**
  * A profile URL or search query containing `maintenance-<n>` puts its job in `maintenance` (the
- * scraping met a problem) until its n-th retry completes it; `maintenance-never` is never
- * completed and ends `failed`, without a callback (REAL-SERVICE.md, a job's life).
+ * scraping met a problem) until its n-th retry completes it; `maintenance-never` is never completed
+ * and ends `failed`, without a callback (docs/service-facts.md#review-job-states).
  */
 export const MAINTENANCE_MARKER = /maintenance-(\d+|never)/;
 
@@ -44,7 +45,7 @@ function sourceName(params: ProfileAddParams): string {
 	}
 }
 
-/** The job record the service posts to the callback (REAL-SERVICE.md, Callbacks). */
+/** The job record the service posts to the callback (docs/service-facts.md#callback-payloads). */
 export function reviewJobRecord(job: ReviewJob): ReviewJobCallbackBody {
 	const { params, reviews } = job;
 	const ratings = reviews.map((review) => review.rating_value);
@@ -166,7 +167,10 @@ function finishCrawl(rt: SimRuntime, job: ReviewJob): void {
 	rt.deliver(params.callback, reviewJobRecord(job), 'review-job', job.job_id);
 }
 
-/** A diff names an earlier job: the service refuses one it does not know (REAL-SERVICE.md). */
+/**
+ * A diff names an earlier job: the service refuses one it does not know
+ * (docs/service-facts.md#review-api-errors).
+ */
 function unknownDiffJob(rt: SimRuntime, params: ProfileAddParams): string | undefined {
 	if (params.diff === undefined || rt.state.reviewJobs.has(Number(params.diff))) return undefined;
 	return `No diff job exists with id ${String(params.diff)}`;

@@ -1,9 +1,9 @@
 /**
- * Review index API ({review_index_url}), the target of `riapi` schedules. The spec names it but
- * shows none of its endpoints, so this is all assumed: POST /profiles and POST /reviews accept any
- * query and body, authenticate with the `api_key` query parameter (which is why the third rule of
- * the spec's "Scheduling" forbids supplying it), answer a SubmitAck and call back `callback` (query
- * or body) with a ReviewIndexCallback once complete.
+ * Review index API ({review_index_url}), the target of `riapi` schedules. The interface names it
+ * but shows none of its endpoints, so this is all assumed: POST /profiles and POST /reviews accept
+ * any query and body, authenticate with the `api_key` query parameter (which is why
+ * docs/service-facts.md#schedules forbids supplying it), answer a SubmitAck and call back
+ * `callback` (query or body) with a ReviewIndexCallback once complete.
  */
 import { generateReviewIndexResults } from '../data';
 import {

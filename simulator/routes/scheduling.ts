@@ -1,9 +1,10 @@
 /**
- * Scheduling API ({scheduling_url}), key in the `x-api-key` header.
- * Assumed (not shown by the spec): the resolved `rsapi` endpoint is `{base_url}/api/v2/profiles/
- * <endpoint>`; unknown or non-integer ids answer 404 `{ status: 'failed', message: 'Not found',
- * details: null }` (or 400 / 403, config `missingSchedule`); `schedule_name` is null when not given; `last_request_id` and
- * `last_successful_request_id` are run id strings; DELETE answers the deleted schedule.
+ * Scheduling API ({scheduling_url}), key in the `x-api-key` header. Assumed (not documented,
+ * docs/service-facts.md#not-documented): the resolved `rsapi` endpoint is
+ * `{base_url}/api/v2/profiles/ <endpoint>`; unknown or non-integer ids answer 404 `{ status:
+ * 'failed', message: 'Not found', details: null }` (or 400 / 403, config `missingSchedule`);
+ * `schedule_name` is null when not given; `last_request_id` and `last_successful_request_id` are
+ * run id strings; DELETE answers the deleted schedule.
  */
 import { isoWithoutZone } from '../clock';
 import {
@@ -115,8 +116,8 @@ export interface FireResult {
 	request_id: string | null;
 	target: { method: 'POST'; url: string };
 	/**
-	 * A run the service did not make: the schedule is disabled, or its last run's job is still
-	 * running (REAL-SERVICE.md: a run is skipped while the previous one is pending).
+	 * A run the service did not make: the schedule is disabled, or its last run's job is still running
+	 * (docs/service-facts.md#schedules-over-time: a run is skipped while the previous one is pending).
 	 */
 	skipped?: 'disabled' | 'pending';
 	/** The target API's answer; for a skipped run, 409 with the reason. */
@@ -178,8 +179,8 @@ const NO_CREDITS = json(200, {
 /**
  * Performs the stored call the way the service would on a scheduled run, credentials added: none
  * while the schedule is disabled or its last job still runs; refused, and the schedule disabled,
- * when the account has no credits left; the schedule disabled after its limit of failed runs in
- * a row (REAL-SERVICE.md).
+ * when the account has no credits left; the schedule disabled after its limit of failed runs in a
+ * row (docs/service-facts.md#schedules-over-time).
  */
 export async function fireSchedule(
 	rt: SimRuntime,

@@ -1,9 +1,9 @@
 /**
- * Social-network scraper ({social_scraper_url}), key in the `x-api-key` header.
- * Assumed (not shown by the spec): submit answers 200; the result holds the one scraped post;
- * GET /v1/scrape/:id before completion answers the envelope with the current status and no
- * results; /v1/requests/:id exists on this host too; 1 credit per scrape, 2 with get_comments;
- * the comments endpoint is not simulated.
+ * Social-network scraper ({social_scraper_url}), key in the `x-api-key` header. Assumed (not
+ * documented, docs/service-facts.md#not-documented): submit answers 200; the result holds the one
+ * scraped post; GET /v1/scrape/:id before completion answers the envelope with the current status
+ * and no results; /v1/requests/:id exists on this host too; 1 credit per scrape, 2 with
+ * get_comments; the comments endpoint is not simulated.
  */
 import { generateSocialPost } from '../data';
 import {

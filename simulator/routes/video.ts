@@ -1,9 +1,9 @@
 /**
- * Video-platform scraper ({video_scraper_url}), key in the `x-api-key` header. The spec does not
- * show its submit endpoint, so requests only exist through `seedVideoRequest()` or
- * POST /__sim/video-requests. Assumed: a seeded request without a fixed status goes created →
- * in_progress → completed like the other scrapers, and then POSTs its status record to
- * `request_metadata.callback_url` if the seed supplied one.
+ * Video-platform scraper ({video_scraper_url}), key in the `x-api-key` header. Its submit endpoint
+ * is not documented (docs/service-facts.md#social-scrapers), so requests only exist through
+ * `seedVideoRequest()` or POST /__sim/video-requests. Assumed: a seeded request without a fixed
+ * status goes created → in_progress → completed like the other scrapers, and then POSTs its status
+ * record to `request_metadata.callback_url` if the seed supplied one.
  */
 import {
 	type ApiDefinition,

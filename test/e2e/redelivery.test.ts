@@ -1,6 +1,7 @@
 /**
- * Callbacks as the real service sends them (REAL-SERVICE.md): a job re-synced with new content,
- * a retry of the same content, and retries hours apart on the simulator's compressed clock.
+ * Callbacks as the real service sends them (docs/service-facts.md#re-syncs and #callback-retries):
+ * a job re-synced with new content, a retry of the same content, and retries hours apart on the
+ * simulator's compressed clock.
  */
 import {
 	expectExecutionCountStays,

@@ -8,7 +8,7 @@ import { createSimulator, type Simulator, type SimulatorOptions } from '../../si
 
 /**
  * Fast timings so callbacks and retries finish within a few milliseconds. These suites test the
- * spec's behaviour, so they switch off what production adds (realism.test.ts tests that part),
+ * interface's behaviour, so they switch off what production adds (realism.test.ts tests that part),
  * and use the quick callback retry unless a test asks for the service's 2 h / 6 h / 24 h schedule
  * (with a time scale).
  */

@@ -1,7 +1,7 @@
 /**
- * The simulator's defaults follow REAL-SERVICE.md: a rate limit per credential, review errors in
- * HTTP 200, a cap on schedules. The other simulator suites opt out of them (SPEC_ONLY) to test the
- * spec's behaviour on its own.
+ * The simulator's defaults follow the production service (docs/service-facts.md): a rate limit per
+ * credential, review errors in HTTP 200, a cap on schedules. The other simulator suites opt out of
+ * them (SPEC_ONLY) to test the interface's behaviour on its own.
  */
 import { createSimulator, type Simulator } from '../../simulator/server';
 import { DEFAULT_CONFIG } from '../../simulator/config';
@@ -67,7 +67,7 @@ describe('rate limit, on by default', () => {
 		expect((await call(sim, 'GET video /v1/requests/unknown')).status).not.toBe(429);
 	});
 
-	it('is lifted by configuring null, as tests of the spec alone do', async () => {
+	it('is lifted by configuring null, as tests of the interface alone do', async () => {
 		sim.configure({ rateLimit: { review: null } });
 		const answers = await Promise.all(Array.from({ length: 30 }, () => respondJobs()));
 		expect(answers.every((answer) => answer.status === 200)).toBe(true);

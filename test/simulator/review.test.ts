@@ -114,7 +114,7 @@ describe('POST /api/v2/profiles/add', () => {
 		});
 	});
 
-	describe("a job in maintenance (REAL-SERVICE.md, a job's life)", () => {
+	describe('a job in maintenance (service-facts.md, Review job states)', () => {
 		// The service's retries (2, 3, 5, 12, 24 and 72 hours after maintenance began), here in ms.
 		beforeEach(() =>
 			suite.sim.configure({ maintenanceRetryDelaysMs: [20, 30, 50, 120, 240, 720] }),

@@ -29,8 +29,8 @@ describe('POST /schedules validation (rules of spec section "Scheduling")', () =
 	const without = (field: string) =>
 		Object.fromEntries(Object.entries(valid).filter(([key]) => key !== field));
 
-	// The lists of values, and the spec's rules 1 to 4: required fields, a payload, no credential of
-	// the service's own, the target endpoint's own checks.
+	// The lists of values, and the rules of docs/service-facts.md#schedules: required fields, a payload,
+	// no credential of the service's own, the target endpoint's own checks.
 	it.each([
 		[without('service'), /^service is required/],
 		[without('endpoint'), /^endpoint is required/],
@@ -262,7 +262,7 @@ describe('firing schedules', () => {
 	});
 });
 
-describe('what the service does to a schedule by itself (REAL-SERVICE.md, Schedules)', () => {
+describe('what the service does to a schedule by itself (service-facts.md, Schedules over time)', () => {
 	it('disables a schedule after 10 failed runs in a row, and runs it no more', async () => {
 		const id = await scheduleOf();
 		suite.sim.injectFault({

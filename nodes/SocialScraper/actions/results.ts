@@ -1,11 +1,11 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Statuses after which a request will never have results (spec part 3, video-platform list). */
+/** Statuses after which a request never has results (docs/service-facts.md#social-scrapers). */
 const ENDED_WITHOUT_RESULTS = ['failed', 'login_required'];
 
 /**
- * The results endpoints answer before completion too (the spec asks callers to check first), and
+ * The results endpoints answer before completion too (the service asks callers to check first), and
  * an empty list there would read as "no posts found". So anything but `completed` stops the item
  * with a message that says what the request's state is.
  */
@@ -45,7 +45,7 @@ export function postItems(envelope: IDataObject, requestId: string): IDataObject
 }
 
 /**
- * Number of result pages of a photo-search envelope (the spec's "Photo-sharing post result"); a
+ * Number of result pages of a photo-search envelope (docs/service-facts.md#social-scrapers); a
  * missing count means one page.
  */
 export function totalPages(envelope: IDataObject): number {

@@ -73,7 +73,7 @@ export function addExternalIdentifier(
 	body: IDataObject,
 	value: unknown,
 ): IDataObject {
-	// No length limit: the spec's "Limits" set 255 characters for review profile jobs only.
+	// No length limit: the service sets 255 characters for review profile jobs only.
 	const externalIdentifier = read.optionalString('External Identifier', value);
 	if (externalIdentifier !== undefined) body.external_identifier = externalIdentifier;
 	return body;

@@ -104,12 +104,21 @@ export function readExecutionCustomData(
  * by a version number a node cannot read. n8n 2.0 gave every node context its own custom data
  * (read in 2.41.1); 1.x has none there (1.123.81). What differs with it, where this package
  * relies on the difference:
- * - the error output keeps an item's `details` (errorOutput.ts);
+ * - the error output keeps an item's `details` (errorOutputTakesDetails);
  * - a resumed node fails through its resume entry's `resumeError` (failResumedNode).
  * A context with no execution behind it reads as 1.x: it has neither an error output nor a resume.
  */
 export function isN8n2(context: object): boolean {
 	return contextCustomData(context) !== undefined;
+}
+
+/**
+ * Whether n8n moves a failed item whose JSON holds `details` beside `error` and `message` to the
+ * error output (`handleNodeErrorOutput`, n8n-core): n8n 2.x does; n8n 1.x moves only an item
+ * holding `error` and a truthy `message`, nothing else.
+ */
+export function errorOutputTakesDetails(context: object): boolean {
+	return isN8n2(context);
 }
 
 // Execute data, and how n8n runs this node. n8n's execute data is the stack entry one run of a
@@ -150,6 +159,15 @@ export function toolCaller(context: IExecuteFunctions): ToolCaller {
 	if (!supplied) return 'engine';
 	if (!runsInCaller || caller.type === MCP_SERVER_TRIGGER) return 'supplied';
 	return 'agentExecutor';
+}
+
+/**
+ * Whether a tool the engine runs as a node (AI Agent 3.x) fails the whole execution when it
+ * throws: n8n 1.x, which has no isToolExecution(), does (measured with AI Agent 3 on n8n 1.123:
+ * "Error in workflow", the model never called again); n8n 2.x gives the model the message.
+ */
+export function engineToolThrowFailsExecution(context: IExecuteFunctions): boolean {
+	return typeof context.isToolExecution !== 'function';
 }
 
 /**

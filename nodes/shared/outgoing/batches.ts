@@ -193,7 +193,7 @@ function refusalsError(
 					.map((r) => `${r.label}: ${r.message}`)
 					.join('; ')}). The other ${accepted.length} were accepted` +
 				(accepted.length > 0
-					? `, so send only the refused ones again: ${accepted.join('; ')}.`
+					? ` (${accepted.join('; ')}): send only the refused ones again.`
 					: '.') +
 				` Turn on "Continue On Fail" to get one output item per ${entryName} instead.`,
 			httpCode: typeof first.status === 'number' ? String(first.status) : undefined,

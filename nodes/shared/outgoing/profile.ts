@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { FieldReader } from './validation';
 
-/** The spec's "Limits" set this for review profile jobs only; scrapers take longer identifiers. */
+/** Review profile jobs only (docs/service-facts.md#review-profile-jobs); scrapers take longer. */
 export const EXTERNAL_IDENTIFIER_MAX_LENGTH = 255;
 
 /**
- * The parameters of a review profile job (the spec's "Review profiles and jobs"): each key as the
- * service names it, the node parameter that holds it, the name the user sees, and how it is
+ * The parameters of a review profile job (docs/service-facts.md#review-profile-jobs): each key as
+ * the service names it, the node parameter that holds it, the name the user sees, and how it is
  * cleaned. Add, Add Many, the Scheduler's add and add_bulk and the Recurring Reviews Trigger all
  * read and check profiles through this table; their editor fields are in `profileFields.ts`.
  */
@@ -171,8 +171,8 @@ export function pickProfileKeys(
 }
 
 /**
- * Checks one profile against the spec's "Review profiles and jobs" and returns what to send, empty
- * values left out. Every way a profile reaches the service (Add, Add Many, scheduled add and
+ * Checks one profile against docs/service-facts.md#review-profile-jobs and returns what to send,
+ * empty values left out. Every way a profile reaches the service (Add, Add Many, scheduled add and
  * add_bulk) goes through here, so each is cleaned the same way. `label` turns a key into the name
  * the user sees.
  */

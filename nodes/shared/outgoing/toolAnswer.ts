@@ -15,7 +15,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { toolCaller, type ToolCaller } from '../host/internals';
+import { engineToolThrowFailsExecution, toolCaller, type ToolCaller } from '../host/internals';
 import { mayHaveBeenAccepted } from './transport';
 
 function adviceFor(error: Error): string {
@@ -54,12 +54,11 @@ export function toolRefusalWords(error: Error): string {
 
 /**
  * Whether a thrown error would not reach the model: an AgentExecutor drops it, and n8n 1.x's
- * engine (no isToolExecution()) fails the whole execution when a tool it runs as a node throws
- * (measured with AI Agent 3 on n8n 1.123: "Error in workflow", the model never called again).
+ * engine fails the whole execution when a tool it runs as a node throws.
  */
 function throwLosesWords(context: IExecuteFunctions, caller: ToolCaller): boolean {
 	if (caller === 'agentExecutor') return true;
-	return caller === 'engine' && typeof context.isToolExecution !== 'function';
+	return caller === 'engine' && engineToolThrowFailsExecution(context);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * What the nodes make of a delivered payload, written out from REAL-SERVICE.md rather than taken
- * from the nodes: a review job's `meta_data` (and each review's) is a JSON string, parsed into an
+ * What the nodes make of a delivered payload, written out from docs/service-facts.md#callback-payloads
+ * rather than taken from the nodes: a review job's `meta_data` (and each review's) is a JSON string, parsed into an
  * object with the string kept as `meta_data_raw`. Other payloads come out as they were sent.
  */
 type Json = Record<string, unknown>;

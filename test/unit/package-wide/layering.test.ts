@@ -65,6 +65,8 @@ const HOST_INTERNALS: RegExp[] = [
 	/\$runIndex\b/,
 	/\bresumeError\b/,
 	/\.disabled\s*=/,
+	/\bisToolExecution\b/,
+	/\bisN8n2\(/,
 ];
 
 /** A file's code without its comments and import paths, which may name what it does not reach. */

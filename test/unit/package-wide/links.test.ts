@@ -71,3 +71,25 @@ describe('links from the nodes and credentials to the repository', () => {
 		expect(broken).toEqual([]);
 	});
 });
+
+describe('citations of docs/service-facts.md in code', () => {
+	it('name headings of that page', () => {
+		const facts = join(root, 'docs', 'service-facts.md');
+		const sources = trackedFiles(
+			'nodes',
+			'credentials',
+			'simulator',
+			'test',
+			'scripts',
+			'bench',
+		).filter((file) => /\.(ts|mjs|js)$/.test(file));
+		const cited = sources.flatMap((file) =>
+			[...read(file).matchAll(/service-facts\.md#([\w-]+)/g)].map(([, anchor]) => [
+				relative(root, file),
+				anchor,
+			]),
+		);
+		expect(cited.length).toBeGreaterThan(10);
+		expect(cited.filter(([, anchor]) => !resolves(facts, `#${anchor}`))).toEqual([]);
+	});
+});

@@ -10,8 +10,8 @@ export const OPERATOR_LABELS: Record<RangeOperator, string> = {
 };
 
 /**
- * Every filter of the spec's "E-commerce search": its parameter in the node, its field at the
- * service, its label (in the editor and in errors) and what the editor says of it. The table's
+ * Every filter of docs/service-facts.md#e-commerce-search: its parameter in the node, its field at
+ * the service, its label (in the editor and in errors) and what the editor says of it. The table's
  * order is the order of the fields in the body.
  */
 export const PRODUCT_FILTERS = [

@@ -123,9 +123,9 @@ const FILTER_READERS: Record<
 };
 
 /**
- * The `filters` object of the spec's "E-commerce search" from the node's Filters collection. Only
- * filters that hold a value are sent; `undefined` means no filter at all, so the key is left out of
- * the body.
+ * The `filters` object (docs/service-facts.md#e-commerce-search) from the node's Filters
+ * collection. Only filters that hold a value are sent; `undefined` means no filter at all, so the
+ * key is left out of the body.
  */
 export function buildFilters(read: FieldReader, input: unknown): IDataObject | undefined {
 	if (input === undefined || input === null) return undefined;

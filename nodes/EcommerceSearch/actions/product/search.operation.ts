@@ -40,8 +40,8 @@ function sourceNames(read: FieldReader, label: string, value: unknown): string[]
 }
 
 /**
- * Builds the POST /search body of the spec's "E-commerce search"; every rule is checked before
- * anything is sent.
+ * Builds the POST /search body (docs/service-facts.md#e-commerce-search); every rule is checked
+ * before anything is sent.
  */
 export function buildSearchBody(read: FieldReader, input: SearchInput): IDataObject {
 	const keyword = read.optionalString('Keyword', input.keyword);

@@ -12,7 +12,7 @@ import { LIMIT_AT_TOP_LEVEL_FROM } from '../../versions';
 
 export const MAX_PER_PAGE = 500;
 
-/** The spec does not list the valid sources: these are offered, any other name can be typed. */
+/** The service does not list the valid sources: these are offered, any other name can be typed. */
 export const COMMON_SOURCES = ['amazon', 'bestbuy', 'ebay', 'target', 'walmart'];
 
 const SOURCE_LABELS: Record<string, string> = {

@@ -21,7 +21,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-// The spec documents no query parameters for this list, so the whole list is read and the limit
+// The service documents no query parameters for this list, so the whole list is read and the limit
 // is applied here.
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const limit = readLimit.call(this, itemIndex);

@@ -45,7 +45,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-// The spec documents no list parameters, so filters and the limit are applied to the full list.
+// The service documents no list parameters, so filters and the limit are applied to the full list.
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const limit = readLimit.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

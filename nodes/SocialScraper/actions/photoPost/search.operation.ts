@@ -70,7 +70,7 @@ export interface PhotoSearchInput {
 	externalIdentifier?: unknown;
 }
 
-/** The POST /v1/search body of the photo-sharing scraper (the spec's "Photo-sharing scraper"). */
+/** The photo-sharing scraper's POST /v1/search body (docs/service-facts.md#social-scrapers). */
 export function buildPhotoSearchBody(read: FieldReader, input: PhotoSearchInput): IDataObject {
 	const keyword = read.requiredString('Keyword or Hashtag', input.keyword);
 	const callbackUrl = requiredUrl(

@@ -31,7 +31,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-// The spec documents no status endpoint on this host, so completion is read from the result
+// The service documents no status endpoint on this host, so completion is read from the result
 // envelope's own status before its results are used.
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedItem {
 	const requestId = readRequestId.call(this, itemIndex);

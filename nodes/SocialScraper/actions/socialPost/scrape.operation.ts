@@ -81,7 +81,7 @@ export interface ScrapeInput {
 	externalIdentifier?: unknown;
 }
 
-/** The POST /v1/scrape body of the social-network scraper (the spec's "Social-network scraper"). */
+/** The social-network scraper's POST /v1/scrape body (docs/service-facts.md#social-scrapers). */
 export function buildScrapeBody(read: FieldReader, input: ScrapeInput): IDataObject {
 	const url = requiredUrl(read, 'Post URL', input.url, 'it is the post to scrape');
 	const callbackUrl = requiredUrl(

@@ -27,8 +27,9 @@ export function scheduleResults(answer: unknown): IDataObject[] {
 
 /**
  * Whether the service says the schedule does not exist or cannot be read with this key: 404, 403
- * (the spec's "Errors": access not allowed), or a 400 whose message or details name the schedule
- * (the production service answers a bad request with 400). Either way it is not ours to use.
+ * (docs/service-facts.md#scheduling-errors: access not allowed), or a 400 whose message or details
+ * name the schedule (the production service answers a bad request with 400). Either way it is not
+ * ours to use.
  */
 export function isScheduleMissing(error: unknown, scheduleId: number): boolean {
 	if (!(error instanceof NodeApiError)) return false;

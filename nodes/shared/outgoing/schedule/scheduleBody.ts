@@ -52,7 +52,7 @@ const isEmpty = (value: IDataObject | IDataObject[] | undefined) =>
 	(Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0);
 
 /**
- * Builds the POST /schedules body and enforces rules 1–4 of the spec's "Scheduling" before
+ * Builds the POST /schedules body and enforces the rules of docs/service-facts.md#schedules before
  * anything is sent.
  */
 export function buildScheduleBody(read: FieldReader, input: ScheduleInput): IDataObject {

@@ -101,7 +101,7 @@ export function requireBaseUrl(
 }
 
 /**
- * The request for one endpoint of the endpoint table, named as the interface writes it
+ * The request for one endpoint of the endpoint table, named by its method and path
  * (`'GET /v1/requests/:request_id'`), its path parameters filled in. The method and path come from
  * the table, so an operation cannot call an endpoint the table does not declare: asking for one
  * throws at once, as the programming error it is.

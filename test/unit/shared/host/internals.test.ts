@@ -3,6 +3,8 @@ import type { IExecuteFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	engineToolThrowFailsExecution,
+	errorOutputTakesDetails,
 	executionCustomData,
 	failResumedNode,
 	isN8n2,
@@ -91,5 +93,17 @@ describe('a resumed node that failed, on each n8n', () => {
 		});
 		const otherNode = { getNode: () => ({ ...node, id: 'n2' }), getInputData: () => [{ json }] };
 		expect(resumedFailure(otherNode as unknown as IExecuteFunctions, 0)).toBeUndefined();
+	});
+});
+
+describe('what differs between n8n 1.x and 2.x, told where the difference is used', () => {
+	it('the error output takes `details` on 2.x only', () => {
+		expect(errorOutputTakesDetails(context({ customData: memoryStore() }))).toBe(true);
+		expect(errorOutputTakesDetails(context({}))).toBe(false);
+	});
+
+	it('a tool the engine runs fails the execution when it throws on 1.x, which has no isToolExecution()', () => {
+		expect(engineToolThrowFailsExecution(context({}))).toBe(true);
+		expect(engineToolThrowFailsExecution(context({ isToolExecution: () => false }))).toBe(false);
 	});
 });
