@@ -20,6 +20,7 @@ import { trackedFiles } from '../nodeClasses';
 
 interface ComposeService {
 	build?: { dockerfile: string };
+	stop_grace_period?: string;
 	command?: string;
 	env_file?: string;
 	environment?: Record<string, string>;
@@ -107,6 +108,15 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 		expect(changed.sort()).toEqual([...STACK_ADDRESS_KEYS].sort());
 	});
 
+	it("gives every n8n process more time to stop than n8n's own 30 s shutdown, as deploy/update.sh does", () => {
+		const update = readFileSync(fromDeploy('update.sh'), 'utf8');
+		const grace = Number(/^STOP_GRACE_SECONDS=(\d+)$/m.exec(update)?.[1]);
+		expect(grace).toBeGreaterThan(30);
+		for (const [name, service] of n8nServices) {
+			expect([name, service.stop_grace_period]).toEqual([name, `${grace}s`]);
+		}
+	});
+
 	it('mounts the one shipped haproxy.cfg, whose servers are the compose services', () => {
 		const [source, target] =
 			services.haproxy.volumes?.find((v) => v.endsWith(':ro'))?.split(':') ?? [];
@@ -141,15 +151,19 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 			['http://127.0.0.1:5001', 'http://127.0.0.1:5002'],
 			undefined,
 			'http://127.0.0.1:5000',
+			'/run/front/admin.sock',
 		);
 		expect(local).toMatch(/^\tbind 127\.0\.0\.1:18080$/m);
+		// The update's runtime API on a socket file of the run's, in place of the container's port.
+		expect(cfg).toMatch(/^\tstats socket ipv4@127\.0\.0\.1:9999 level admin$/m);
+		expect(local).toMatch(/^\tstats socket \/run\/front\/admin\.sock level admin$/m);
 		expect(servers(local, 'n8n_webhooks')).toEqual([
 			{ name: 'n8n-webhook-1', address: '127.0.0.1:5001' },
 			{ name: 'n8n-webhook-2', address: '127.0.0.1:5002' },
 		]);
 		expect(local.match(/^\s*server n8n-webhook-\d \S+ maxconn 2 check$/gm)).toHaveLength(2);
 		expect(servers(local, 'n8n_main')).toEqual([{ name: 'n8n-main', address: '127.0.0.1:5000' }]);
-		const rest = (config: string) => config.replace(/^\s*(bind|server) .*\n/gm, '');
+		const rest = (config: string) => config.replace(/^\s*(bind|server|stats socket) .*\n/gm, '');
 		expect(rest(local)).toBe(rest(cfg));
 	});
 });
