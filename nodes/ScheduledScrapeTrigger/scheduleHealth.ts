@@ -208,7 +208,7 @@ export const scheduleCheckOption: INodeProperties = {
 	options: SCHEDULE_CHECK_OPTIONS,
 	default: 'auto',
 	description:
-		'How often the trigger reads its schedule while the workflow is published, to tell the workflow (on the Schedule Notices output) once when the service disabled it, it was deleted or its runs stopped, and once when it is back. Reading schedules costs no credits.',
+		'How often the trigger reads its schedule while the workflow is published, to tell the workflow (on the Schedule Notices output) once when the service disabled it, it was deleted, its runs stopped or the trigger cannot read it, and once when that ends. Reading schedules costs no credits.',
 };
 
 export const mendScheduleOption: INodeProperties = {
