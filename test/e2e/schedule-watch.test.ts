@@ -160,4 +160,33 @@ describe('Recurring Reviews Trigger watching its schedule in a published workflo
 		await expectExecutionCountStays(client, id, 1, 2 * LOOK_MS + 1_500);
 		expect(schedules().map((kept) => kept.schedule_id)).toEqual([newId]);
 	});
+
+	it('a refused key is told at once as unreadable, with what to do, and once when reads work again', async () => {
+		const id = await activateChain(client, 'e2e schedule watch key', [watchingTrigger()]);
+		activated.add(id);
+		const [schedule] = await until('one schedule', () =>
+			schedules().length === 1 ? schedules() : undefined,
+		);
+		const scheduleId = schedule.schedule_id;
+		const key = simulator.config.apiKey;
+		// The key rotated on the service's side, not in n8n.
+		simulator.configure({ apiKey: 'rotated-e2e-key' });
+		const [unreadable] = await noticesAfter(id, 1);
+		expect(unreadable).toMatchObject({
+			notice: 'unreadable',
+			scheduleId,
+			httpCode: '401',
+			serviceMessage: 'Invalid API key',
+		});
+		expect(String(unreadable.message)).toContain('Check the credential');
+		await expectExecutionCountStays(client, id, 1, LOOK_MS + 1_500);
+		simulator.configure({ apiKey: key });
+		expect((await noticesAfter(id, 2))[1]).toMatchObject({
+			notice: 'readable',
+			previousNotice: 'unreadable',
+			scheduleId,
+		});
+		const executions = await client.waitForExecutions(id, 2, WITHIN_A_LOOK_MS);
+		expect(JSON.stringify(executions)).not.toContain(key);
+	});
 });
