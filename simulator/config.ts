@@ -66,6 +66,12 @@ export interface SimConfig {
 	 */
 	missingSchedule: MissingScheduleAnswer;
 	/**
+	 * The reason a 400 for a missing schedule gives: `namesId` ("Schedule 7 does not exist") or
+	 * `plain` ("schedule not found"), since the service's free-text reason need not repeat the id
+	 * (docs/service-facts.md#scheduling-errors).
+	 */
+	missingScheduleWording: MissingScheduleWording;
+	/**
 	 * Failed runs in a row after which the service disables a schedule
 	 * (docs/service-facts.md#schedules-over-time: 10); null never disables one for failures.
 	 */
@@ -79,6 +85,7 @@ export interface SimConfig {
 }
 
 export type MissingScheduleAnswer = 404 | 400 | 403;
+export type MissingScheduleWording = 'namesId' | 'plain';
 
 export interface SimulatorOptions extends Partial<Omit<SimConfig, 'callbackRetry' | 'rateLimit'>> {
 	port?: number;
@@ -112,6 +119,7 @@ export const DEFAULT_CONFIG: SimConfig = {
 	reviewErrors: 'http200',
 	scheduleLimit: 500,
 	missingSchedule: 404,
+	missingScheduleWording: 'namesId',
 	scheduleFailureLimit: 10,
 	credits: null,
 };

@@ -729,6 +729,7 @@ export const ConfigPatch = z
 		reviewErrors: z.enum(['http200', 'status']).optional(),
 		scheduleLimit: int.min(0).nullable().optional(),
 		missingSchedule: z.union([z.literal(404), z.literal(400), z.literal(403)]).optional(),
+		missingScheduleWording: z.enum(['namesId', 'plain']).optional(),
 		scheduleFailureLimit: int.min(1).nullable().optional(),
 		credits: int.min(0).nullable().optional(),
 	})

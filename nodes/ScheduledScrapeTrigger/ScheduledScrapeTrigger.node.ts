@@ -158,6 +158,9 @@ async function forgetSchedule(
 	// of a deactivated workflow).
 	delete state.recentDeliveries;
 	delete state.createdAt;
+	delete state.toldCondition;
+	delete state.toldScheduleId;
+	delete state.unreadableTold;
 	if (!scheduleId || !mayExist) return;
 	try {
 		await deleteSchedule.call(this, scheduleId);

@@ -37,6 +37,11 @@ export interface TriggerState extends DeliveryMemory {
 	callbackBase?: string;
 	/** When the schedule was created: a silence before its first run is counted from here. */
 	createdAt?: string;
+	/** The schedule's condition last told on Schedule Notices, and which schedule it was. */
+	toldCondition?: string;
+	toldScheduleId?: number;
+	/** Set from an `unreadable` notice until reads work again. */
+	unreadableTold?: boolean;
 }
 
 export function scheduleNameFor(workflow: IWorkflowMetadata): string {

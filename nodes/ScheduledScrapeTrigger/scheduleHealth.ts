@@ -148,6 +148,59 @@ export function scheduleNotice(facts: NoticeFacts): IDataObject {
 	};
 }
 
+/** Why the trigger could not read its schedule, from the last failed read. */
+export interface ReadFailure {
+	scheduleId: number;
+	frequency: string;
+	/** The service's words (or the network's), and where: no request content, no key. */
+	serviceMessage: string;
+	details: string | null;
+	httpCode: string | null;
+	failingSince: Date;
+	noticedAt: Date;
+}
+
+/** Whether a failed read says that the key is refused (401) or not allowed (403). */
+export const isRefusedKey = (httpCode: string | null) => httpCode === '401' || httpCode === '403';
+
+/** The item sent once when the trigger cannot read its schedule (see the watcher). */
+export function unreadableNotice(failure: ReadFailure): IDataObject {
+	const { scheduleId, serviceMessage, httpCode } = failure;
+	const cause = isRefusedKey(httpCode)
+		? `the service refused the Scraping API credential (${serviceMessage}). Check the credential: its API key may have been revoked or rotated; update it in n8n.`
+		: `its reads have failed since ${failure.failingSince.toISOString()} (${serviceMessage}). Check the credential's Scheduling URL and the service's status; the trigger keeps trying at each check.`;
+	return {
+		notice: 'unreadable',
+		message: `The trigger cannot read schedule ${scheduleId}: ${cause} Until it can, it cannot tell whether the schedule runs, is disabled or is gone.`,
+		scheduleId,
+		scheduleName: null,
+		frequency: failure.frequency,
+		lastSuccessfulRun: null,
+		noticedAt: failure.noticedAt.toISOString(),
+		serviceMessage,
+		details: failure.details,
+		httpCode,
+		failingSince: failure.failingSince.toISOString(),
+	};
+}
+
+/** The item sent once when reads work again after an `unreadable` notice. */
+export function readableNotice(
+	facts: Pick<NoticeFacts, 'condition' | 'scheduleId' | 'schedule' | 'frequency' | 'noticedAt'>,
+): IDataObject {
+	const { condition, scheduleId, schedule } = facts;
+	return {
+		notice: 'readable',
+		message: `The trigger can read schedule ${scheduleId} again: it is ${condition}.`,
+		scheduleId,
+		scheduleName: schedule?.schedule_name ?? null,
+		frequency: facts.frequency,
+		lastSuccessfulRun: schedule?.last_successful_run ?? null,
+		noticedAt: facts.noticedAt.toISOString(),
+		previousNotice: 'unreadable',
+	};
+}
+
 export const scheduleCheckOption: INodeProperties = {
 	displayName: 'Schedule Check',
 	name: 'scheduleCheck',
@@ -155,7 +208,7 @@ export const scheduleCheckOption: INodeProperties = {
 	options: SCHEDULE_CHECK_OPTIONS,
 	default: 'auto',
 	description:
-		'How often the trigger reads its schedule while the workflow is published, to tell the workflow (on the Schedule Notices output) once when the service disabled it, it was deleted or its runs stopped, and once when it is back. Reading schedules costs no credits.',
+		'How often the trigger reads its schedule while the workflow is published, to tell the workflow (on the Schedule Notices output) once when the service disabled it, it was deleted, its runs stopped or the trigger cannot read it, and once when that ends. Reading schedules costs no credits.',
 };
 
 export const mendScheduleOption: INodeProperties = {

@@ -9,18 +9,22 @@ import { scheduleBodyFor, scheduleNameFor, triggerSettings, type TriggerState } 
 import {
 	assessSchedule,
 	checkCron,
+	isRefusedKey,
 	type NoticeFacts,
+	readableNotice,
 	scheduleNotice,
 	type ScheduleCondition,
+	silenceAllowedMs,
 	spreadOf,
+	unreadableNotice,
 } from './scheduleHealth';
 
-/** What this activation has told the workflow; a restart starts again from healthy. */
+/** What one activation keeps in memory; what was told lives in the static data (TriggerState). */
 interface Watch {
-	told: ScheduleCondition;
 	startedAt: number;
-	mendFailed: boolean;
 	looking: boolean;
+	/** When reads began to fail, while they fail; a restart counts again from its first failure. */
+	failingSince?: number;
 }
 
 /**
@@ -37,12 +41,7 @@ export async function watchSchedule(this: ITriggerFunctions): Promise<ITriggerRe
 	const expression = checkCron(String(options.scheduleCheck ?? 'auto'), frequency, spread);
 	if (expression === null) return {};
 	const mendOn = options.mendSchedule === true;
-	const watch: Watch = {
-		told: 'healthy',
-		startedAt: Date.now(),
-		mendFailed: false,
-		looking: false,
-	};
+	const watch: Watch = { startedAt: Date.now(), looking: false };
 	const look = async () => {
 		// A slow read is never overlapped by the next tick.
 		if (watch.looking) return;
@@ -54,9 +53,8 @@ export async function watchSchedule(this: ITriggerFunctions): Promise<ITriggerRe
 			);
 		} catch (error) {
 			const reason = toNodeError(this.getNode(), error, 0);
-			const detail = reason.description ? ` (${reason.description})` : '';
 			this.logger.warn(
-				`Recurring Reviews Trigger could not read its schedule: ${reason.message}${detail}. It looks again at its next check.`,
+				`Recurring Reviews Trigger could not look at its schedule: ${reason.message}`,
 			);
 		} finally {
 			watch.looking = false;
@@ -69,6 +67,31 @@ export async function watchSchedule(this: ITriggerFunctions): Promise<ITriggerRe
 	return {};
 }
 
+/** The condition last told about this schedule: none (healthy) for another one. */
+function toldCondition(state: TriggerState, scheduleId: number): ScheduleCondition {
+	return state.toldScheduleId === scheduleId && state.toldCondition
+		? (state.toldCondition as ScheduleCondition)
+		: 'healthy';
+}
+
+/**
+ * Kept in the static data, which n8n saves when the trigger emits (so every change here comes
+ * with a notice): after a restart a problem already told is not told again.
+ */
+function setTold(state: TriggerState, scheduleId: number, condition: ScheduleCondition): void {
+	if (condition === 'healthy') {
+		delete state.toldCondition;
+		delete state.toldScheduleId;
+		return;
+	}
+	state.toldCondition = condition;
+	state.toldScheduleId = scheduleId;
+}
+
+function notify(this: ITriggerFunctions, notice: IDataObject): void {
+	this.emit([[], [{ json: notice }]]);
+}
+
 async function lookOnce(
 	this: ITriggerFunctions,
 	watch: Watch,
@@ -78,29 +101,86 @@ async function lookOnce(
 	const state = this.getWorkflowStaticData('node') as TriggerState;
 	const scheduleId = state.scheduleId;
 	if (!scheduleId) return;
-	const schedule = await findSchedule.call(this, scheduleId);
+	let schedule: IDataObject | undefined;
+	try {
+		schedule = await findSchedule.call(this, scheduleId);
+	} catch (error) {
+		readFailed.call(this, watch, state, error, scheduleId, frequency);
+		return;
+	}
+	delete watch.failingSince;
 	const watchedSince = Date.parse(state.createdAt ?? '') || watch.startedAt;
 	const condition = assessSchedule(schedule, frequency, Date.now(), watchedSince);
-	const mendable = mendOn && (condition === 'disabled' || condition === 'gone');
-	if (condition === watch.told && !(mendable && watch.mendFailed)) return;
+	if (state.unreadableTold) {
+		delete state.unreadableTold;
+		notify.call(
+			this,
+			readableNotice({ condition, scheduleId, schedule, frequency, noticedAt: new Date() }),
+		);
+	}
+	const told = toldCondition(state, scheduleId);
 	const facts: NoticeFacts = {
 		condition,
-		previous: watch.told,
+		previous: told,
 		scheduleId,
 		schedule,
 		frequency,
 		noticedAt: new Date(),
 		mendOn,
 	};
-	if (mendable) {
+	if (mendOn && (condition === 'disabled' || condition === 'gone')) {
 		facts.mended = await mend.call(this, state, schedule !== undefined);
-		const failed = 'error' in facts.mended;
-		// A mend that failed again is not news: the first notice said so.
-		if (failed && watch.mendFailed && condition === watch.told) return;
-		watch.mendFailed = failed;
+		if ('error' in facts.mended) {
+			// A mend that failed again is not news: the first notice said so.
+			if (condition === told) return;
+			setTold(state, scheduleId, condition);
+		} else {
+			// The notice of the mend is the only one: the new schedule starts healthy, unannounced.
+			setTold(state, facts.mended.scheduleId, 'healthy');
+		}
+		notify.call(this, scheduleNotice(facts));
+		return;
 	}
-	watch.told = condition;
-	this.emit([[], [{ json: scheduleNotice(facts) }]]);
+	if (condition === told) return;
+	setTold(state, scheduleId, condition);
+	notify.call(this, scheduleNotice(facts));
+}
+
+/**
+ * Logs a failed read, and tells once that the trigger cannot look: at once when the key is
+ * refused, else when reads have failed for longer than the schedule may go silent.
+ */
+function readFailed(
+	this: ITriggerFunctions,
+	watch: Watch,
+	state: TriggerState,
+	error: unknown,
+	scheduleId: number,
+	frequency: string,
+): void {
+	const reason = toNodeError(this.getNode(), error, 0);
+	const detail = reason.description ? ` (${reason.description})` : '';
+	this.logger.warn(
+		`Recurring Reviews Trigger could not read its schedule: ${reason.message}${detail}. It looks again at its next check.`,
+	);
+	const now = Date.now();
+	watch.failingSince ??= now;
+	if (state.unreadableTold) return;
+	const httpCode = (reason as { httpCode?: string | null }).httpCode ?? null;
+	if (!isRefusedKey(httpCode) && now - watch.failingSince <= silenceAllowedMs(frequency)) return;
+	state.unreadableTold = true;
+	notify.call(
+		this,
+		unreadableNotice({
+			scheduleId,
+			frequency,
+			serviceMessage: reason.message,
+			details: reason.description ?? null,
+			httpCode,
+			failingSince: new Date(watch.failingSince),
+			noticedAt: new Date(now),
+		}),
+	);
 }
 
 /**

@@ -2,7 +2,8 @@
  * Scheduling API ({scheduling_url}), key in the `x-api-key` header. Assumed (not documented,
  * docs/service-facts.md#not-documented): the resolved `rsapi` endpoint is
  * `{base_url}/api/v2/profiles/ <endpoint>`; unknown or non-integer ids answer 404 `{ status:
- * 'failed', message: 'Not found', details: null }` (or 400 / 403, config `missingSchedule`);
+ * 'failed', message: 'Not found', details: null }` (or 400 / 403, config `missingSchedule`; a
+ * 400's reason names the id or says only "schedule not found", config `missingScheduleWording`);
  * `schedule_name` is null when not given; `last_request_id` and `last_successful_request_id` are
  * run id strings; DELETE answers the deleted schedule.
  */
@@ -78,7 +79,9 @@ function missing(ctx: RouteContext) {
 			return schedulingError(
 				400,
 				'Invalid request',
-				`Schedule ${ctx.params.schedule_id} does not exist`,
+				ctx.rt.config.missingScheduleWording === 'plain'
+					? 'schedule not found'
+					: `Schedule ${ctx.params.schedule_id} does not exist`,
 			);
 		case 403:
 			return schedulingError(403, 'Forbidden');

@@ -106,18 +106,87 @@ describe('Recurring Reviews Trigger watching its schedule in a published workflo
 		simulator.deleteScheduleBehindTheBack(scheduleId);
 		expect((await noticesAfter(id, 2))[1]).toMatchObject({ notice: 'gone', scheduleId });
 
-		// Unpublishing deletes the schedule as before (gone already: the service answers 404), after
-		// the call returns; from then on nothing more is read.
+		// Unpublishing deletes the schedule as before (gone already: the service answers 404, and the
+		// list confirms it), after the call returns; from then on nothing more is read.
 		const unpublishing = lastSeq();
 		await client.deactivate(id);
 		activated.delete(id);
-		await until('the delete of unpublishing', () =>
-			requestsSince(unpublishing).includes(`DELETE scheduling/schedules/${scheduleId}`)
+		await until('the delete of unpublishing, and the list after its 404', () => {
+			const since = requestsSince(unpublishing);
+			const deleted = since.indexOf(`DELETE scheduling/schedules/${scheduleId}`);
+			return deleted >= 0 && since.indexOf('GET scheduling/schedules', deleted) > deleted
 				? true
-				: undefined,
-		);
+				: undefined;
+		});
 		const unpublishedFrom = lastSeq();
 		await new Promise((resolve) => setTimeout(resolve, LOOK_MS + 1_500));
 		expect(requestsSince(unpublishedFrom)).toEqual([]);
+	});
+
+	it('a schedule deleted outside n8n and read as 400 "schedule not found" is told gone, once', async () => {
+		simulator.configure({ missingSchedule: 400, missingScheduleWording: 'plain' });
+		const id = await activateChain(client, 'e2e schedule watch plain not found', [
+			watchingTrigger(),
+		]);
+		activated.add(id);
+		const [schedule] = await until('one schedule', () =>
+			schedules().length === 1 ? schedules() : undefined,
+		);
+		const scheduleId = schedule.schedule_id;
+		const deletedFrom = lastSeq();
+		simulator.deleteScheduleBehindTheBack(scheduleId);
+		expect(await noticesAfter(id, 1)).toEqual([
+			expect.objectContaining({ notice: 'gone', scheduleId }),
+		]);
+		// The 400 sent the trigger to the list, which decided.
+		expect(requestsSince(deletedFrom)).toContain('GET scheduling/schedules');
+		await expectExecutionCountStays(client, id, 1, 2 * LOOK_MS + 1_500);
+	});
+
+	it('with Mend Schedule on, a disabled schedule is replaced and told once: no "recovered" for the new one', async () => {
+		const id = await activateChain(client, 'e2e schedule watch mend', [
+			watchingTrigger({ mendSchedule: true }),
+		]);
+		activated.add(id);
+		const [schedule] = await until('one schedule', () =>
+			schedules().length === 1 ? schedules() : undefined,
+		);
+		const oldId = schedule.schedule_id;
+		await failTenRuns(oldId);
+		const [mended] = await noticesAfter(id, 1);
+		expect(mended).toMatchObject({ notice: 'disabled', scheduleId: oldId });
+		const newId = (mended.mended as { scheduleId: number }).scheduleId;
+		expect(newId).not.toBe(oldId);
+		await expectExecutionCountStays(client, id, 1, 2 * LOOK_MS + 1_500);
+		expect(schedules().map((kept) => kept.schedule_id)).toEqual([newId]);
+	});
+
+	it('a refused key is told at once as unreadable, with what to do, and once when reads work again', async () => {
+		const id = await activateChain(client, 'e2e schedule watch key', [watchingTrigger()]);
+		activated.add(id);
+		const [schedule] = await until('one schedule', () =>
+			schedules().length === 1 ? schedules() : undefined,
+		);
+		const scheduleId = schedule.schedule_id;
+		const key = simulator.config.apiKey;
+		// The key rotated on the service's side, not in n8n.
+		simulator.configure({ apiKey: 'rotated-e2e-key' });
+		const [unreadable] = await noticesAfter(id, 1);
+		expect(unreadable).toMatchObject({
+			notice: 'unreadable',
+			scheduleId,
+			httpCode: '401',
+			serviceMessage: 'Invalid API key',
+		});
+		expect(String(unreadable.message)).toContain('Check the credential');
+		await expectExecutionCountStays(client, id, 1, LOOK_MS + 1_500);
+		simulator.configure({ apiKey: key });
+		expect((await noticesAfter(id, 2))[1]).toMatchObject({
+			notice: 'readable',
+			previousNotice: 'unreadable',
+			scheduleId,
+		});
+		const executions = await client.waitForExecutions(id, 2, WITHIN_A_LOOK_MS);
+		expect(JSON.stringify(executions)).not.toContain(key);
 	});
 });

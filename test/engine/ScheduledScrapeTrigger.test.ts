@@ -11,7 +11,13 @@ const context = useSimulator();
 const TYPE = 'n8n-nodes-review-scraping.scheduledScrapeTrigger';
 const NODE = 'Scheduled Scrape Trigger';
 
-function trigger(parameters: INodeParameters, baseUrl?: string, apiKey?: string) {
+/** `staticData`: what n8n saved before a restart. */
+function trigger(
+	parameters: INodeParameters,
+	baseUrl?: string,
+	apiKey?: string,
+	staticData?: IDataObject,
+) {
 	return triggerHarness({
 		node: NODE,
 		nodes: [{ name: NODE, type: TYPE, parameters, webhookId: 'trigger-webhook-id' }],
@@ -19,6 +25,7 @@ function trigger(parameters: INodeParameters, baseUrl?: string, apiKey?: string)
 		credentialTypes,
 		credentials: credentialsFor(context.sim, apiKey ? { apiKey } : undefined),
 		baseUrl,
+		staticData,
 	});
 }
 type Trigger = ReturnType<typeof trigger>;
@@ -31,8 +38,12 @@ const deleteSchedule = (scheduleId: unknown) =>
 		headers: { 'x-api-key': 'engine-key' },
 	});
 
-async function created(parameters: INodeParameters = onePizzaProfile, baseUrl?: string) {
-	const node = trigger(parameters, baseUrl);
+async function created(
+	parameters: INodeParameters = onePizzaProfile,
+	baseUrl?: string,
+	apiKey?: string,
+) {
+	const node = trigger(parameters, baseUrl, apiKey);
 	await node.lifecycle('create');
 	return { node, state: stateOf(node) };
 }
@@ -54,12 +65,11 @@ const onePizzaProfile = {
 	blocks: 20,
 };
 
+// Read from the simulator's state: a request of the test's own would count against the rate limit.
 const schedules = async () =>
-	(
-		(await fetch(`${context.sim.urls.schedulingUrl}/schedules`, {
-			headers: { 'x-api-key': 'engine-key' },
-		}).then((r) => r.json())) as { results: IDataObject[] }
-	).results;
+	[...context.sim.state.schedules.values()].map(
+		({ schedule }) => JSON.parse(JSON.stringify(schedule)) as IDataObject,
+	);
 
 describe('Scheduled Scrape Trigger lifecycle', () => {
 	it('activation creates a schedule that calls back this trigger with a secret; deactivation deletes it', async () => {
@@ -365,11 +375,10 @@ describe('Recurring Reviews Trigger: watching its schedule', () => {
 			expect(replacement.payload).toEqual(old.payload);
 			expect(replacement.frequency).toBe(old.frequency);
 
+			// The mend's notice is the only one: the new schedule found healthy is not news.
 			await active.tick();
-			expect(noticesOf(active.emitted)[1]).toMatchObject({
-				notice: 'recovered',
-				scheduleId: newId,
-			});
+			await active.tick();
+			expect(active.emitted).toHaveLength(1);
 
 			const { received } = await runDelivered(node, receiver, newId);
 			expect(received.response.workflowData?.[0][0].json).toMatchObject({
@@ -444,5 +453,283 @@ describe('Recurring Reviews Trigger: watching its schedule', () => {
 			expect(run.json(NODE, 1)).toEqual(onNotices);
 		}
 		expect(context.sim.requests()).toEqual([]);
+	});
+});
+
+describe('Recurring Reviews Trigger: gone in any words, one notice per event, told when it cannot look', () => {
+	const API_KEY = 'engine-key';
+	const notices = (active: { emitted: INodeExecutionData[][][] }) =>
+		active.emitted.map((outputs) => {
+			expect(outputs).toHaveLength(2);
+			expect(outputs[0]).toEqual([]);
+			return outputs[1].map((item) => item.json);
+		});
+
+	async function published(parameters: INodeParameters = onePizzaProfile, apiKey?: string) {
+		const { node, state } = await created(parameters, undefined, apiKey);
+		context.sim.clearRequests();
+		const active = await node.activateTrigger();
+		return { node, state, active, scheduleId: Number(state.scheduleId) };
+	}
+
+	const goneNotice = (scheduleId: number) => ({
+		notice: 'gone',
+		message: `Schedule ${scheduleId} is gone. It no longer exists on the service (deleted outside this workflow): no reviews arrive. Turn on Options → Mend Schedule, or unpublish and publish the workflow again, to get a new one.`,
+		scheduleId,
+		scheduleName: null,
+		frequency: 'weekly',
+		lastSuccessfulRun: null,
+		noticedAt: expect.any(String),
+	});
+
+	it.each([
+		['404 "Not found"', { missingSchedule: 404 }],
+		['400 naming the id', { missingSchedule: 400, missingScheduleWording: 'namesId' }],
+		['400 "schedule not found"', { missingSchedule: 400, missingScheduleWording: 'plain' }],
+		['403 "Forbidden"', { missingSchedule: 403 }],
+	] as const)(
+		'a schedule deleted outside n8n and read as %s is told gone, once',
+		async (_, answer) => {
+			const { active, scheduleId } = await published();
+			context.sim.configure(answer);
+			context.sim.deleteScheduleBehindTheBack(scheduleId);
+			for (let look = 0; look < 3; look++) await active.tick();
+			expect(notices(active)).toEqual([[goneNotice(scheduleId)]]);
+			// The list decided: it was asked once per look.
+			const lists = context.sim
+				.requests()
+				.filter((r) => r.method === 'GET' && r.path === '/schedules');
+			expect(lists).toHaveLength(3);
+		},
+	);
+
+	it('a read refused with a 400 for a schedule the list still holds is not gone', async () => {
+		const { active, scheduleId } = await published();
+		context.sim.injectFault({
+			kind: 'refused',
+			api: 'scheduling',
+			method: 'GET',
+			path: `/schedules/${scheduleId}`,
+			times: 10,
+		});
+		await active.tick();
+		await active.tick();
+		expect(active.emitted).toEqual([]);
+		// The list's record is read as the schedule: disabled there is told disabled.
+		context.sim.setScheduleDisabled(scheduleId, true);
+		await active.tick();
+		expect(notices(active).map((items) => items.map((item) => item.notice))).toEqual([
+			['disabled'],
+		]);
+	});
+
+	it.each([
+		['400 "schedule not found"', { missingSchedule: 400, missingScheduleWording: 'plain' }],
+		['403 "Forbidden"', { missingSchedule: 403 }],
+	] as const)(
+		'unpublishing takes a delete answered %s for a deleted schedule as done, and one the list still holds as failed',
+		async (_, answer) => {
+			const warn = jest.spyOn(Container.get(Logger), 'warn');
+			try {
+				context.sim.configure(answer);
+				const gone = await created();
+				context.sim.deleteScheduleBehindTheBack(Number(gone.state.scheduleId));
+				expect(await gone.node.lifecycle('delete')).toBe(true);
+				expect(warn).not.toHaveBeenCalled();
+
+				const kept = await created();
+				const keptId = Number(kept.state.scheduleId);
+				context.sim.injectFault({ kind: 'refused', api: 'scheduling', method: 'DELETE' });
+				expect(await kept.node.lifecycle('delete')).toBe(true);
+				expect(warn).toHaveBeenCalledWith(
+					expect.stringContaining(`could not delete schedule ${keptId}`),
+					expect.objectContaining({ scheduleId: keptId, httpCode: '400' }),
+				);
+				expect((await schedules()).map((schedule) => schedule.schedule_id)).toEqual([keptId]);
+			} finally {
+				warn.mockRestore();
+			}
+		},
+	);
+
+	it('a mend is told once, in words that do not name the id: the replacement is not "recovered"', async () => {
+		context.sim.configure({ missingSchedule: 400, missingScheduleWording: 'plain' });
+		const { active, state, scheduleId } = await published({
+			...onePizzaProfile,
+			options: { mendSchedule: true },
+		});
+		context.sim.setScheduleDisabled(scheduleId, true);
+		for (let look = 0; look < 4; look++) await active.tick();
+		const newId = Number(state.scheduleId);
+		expect(newId).not.toBe(scheduleId);
+		expect(notices(active)).toEqual([
+			[
+				{
+					notice: 'disabled',
+					message: `Schedule ${scheduleId} is disabled. The service disabled it (after 10 failed runs in a row, or when the account ran out of credits): it runs no more, and no reviews arrive. The trigger replaced it with schedule ${newId} (same settings and secret); its first run collects from the start.`,
+					scheduleId,
+					scheduleName: 'n8n: Harness trigger workflow',
+					frequency: 'weekly',
+					lastSuccessfulRun: null,
+					noticedAt: expect.any(String),
+					mended: { scheduleId: newId },
+				},
+			],
+		]);
+		// The old one was deleted through the same path as unpublishing.
+		expect((await schedules()).map((schedule) => schedule.schedule_id)).toEqual([newId]);
+		// A schedule that comes back by itself is still told.
+		context.sim.setLastSuccessfulRun(
+			newId,
+			new Date(Date.now() - 15 * 86_400_000).toISOString().slice(0, 19),
+		);
+		await active.tick();
+		context.sim.setLastSuccessfulRun(newId, new Date().toISOString().slice(0, 19));
+		await active.tick();
+		expect(
+			notices(active)
+				.slice(1)
+				.map((items) => items[0].notice),
+		).toEqual(['silent', 'recovered']);
+	});
+
+	it('after a restart, a problem already told is not told again; its end is', async () => {
+		const first = await published();
+		context.sim.setScheduleDisabled(first.scheduleId, true);
+		await first.active.tick();
+		expect(notices(first.active).map((items) => items[0].notice)).toEqual(['disabled']);
+
+		// n8n restarts: a new process with the static data its database holds.
+		const node = trigger(onePizzaProfile, undefined, undefined, first.active.savedStaticData());
+		expect(await node.lifecycle('checkExists')).toBe(true);
+		const active = await node.activateTrigger();
+		await active.tick();
+		expect(active.emitted).toEqual([]);
+
+		context.sim.setScheduleDisabled(first.scheduleId, false);
+		await active.tick();
+		await active.tick();
+		expect(notices(active)).toEqual([
+			[
+				{
+					notice: 'recovered',
+					message: `Schedule ${first.scheduleId} is running again (it was disabled).`,
+					scheduleId: first.scheduleId,
+					scheduleName: 'n8n: Harness trigger workflow',
+					frequency: 'weekly',
+					lastSuccessfulRun: null,
+					noticedAt: expect.any(String),
+					previousNotice: 'disabled',
+				},
+			],
+		]);
+	});
+
+	const unreadable = (scheduleId: number, fields: IDataObject) => ({
+		notice: 'unreadable',
+		message: expect.any(String),
+		scheduleId,
+		scheduleName: null,
+		frequency: expect.any(String),
+		lastSuccessfulRun: null,
+		noticedAt: expect.any(String),
+		serviceMessage: expect.any(String),
+		details: expect.any(String),
+		httpCode: expect.any(String),
+		failingSince: expect.any(String),
+		...fields,
+	});
+	const readable = (scheduleId: number, fields: IDataObject = {}) => ({
+		notice: 'readable',
+		message: `The trigger can read schedule ${scheduleId} again: it is healthy.`,
+		scheduleId,
+		scheduleName: 'n8n: Harness trigger workflow',
+		frequency: expect.any(String),
+		lastSuccessfulRun: null,
+		noticedAt: expect.any(String),
+		previousNotice: 'unreadable',
+		...fields,
+	});
+
+	it('a refused key (401) is told at once, once, with what to do, and its end once', async () => {
+		const { active, scheduleId } = await published();
+		context.sim.configure({ apiKey: 'rotated-key' });
+		for (let look = 0; look < 3; look++) await active.tick();
+		expect(notices(active)).toEqual([
+			[
+				unreadable(scheduleId, {
+					message: expect.stringMatching(
+						new RegExp(
+							`^The trigger cannot read schedule ${scheduleId}: the service refused the Scraping API credential \\(Invalid API key\\)\\. Check the credential`,
+						),
+					),
+					serviceMessage: 'Invalid API key',
+					httpCode: '401',
+				}),
+			],
+		]);
+		context.sim.configure({ apiKey: API_KEY });
+		await active.tick();
+		await active.tick();
+		expect(notices(active).slice(1)).toEqual([[readable(scheduleId, { frequency: 'weekly' })]]);
+		expect(JSON.stringify(active.emitted)).not.toMatch(/engine-key|rotated-key/);
+	});
+
+	it('server errors are told once they outlast the silence allowance (48 hours for daily), and their end once', async () => {
+		// A key of its own gives this test a request pacer of its own: the clock it moves forward and
+		// back would otherwise hold the pacer of the other tests' key until hours from now.
+		context.sim.configure({ apiKey: 'clock-key' });
+		const realNow = Date.now.bind(Date);
+		let hoursLater = 0;
+		const clock = jest
+			.spyOn(Date, 'now')
+			.mockImplementation(() => realNow() + hoursLater * 3_600_000);
+		try {
+			const { active, scheduleId } = await published(
+				{ ...onePizzaProfile, frequency: 'daily' },
+				'clock-key',
+			);
+			context.sim.injectFault({ kind: '500', api: 'scheduling', method: 'GET', times: 1000 });
+			await active.tick();
+			hoursLater = 47.9;
+			await active.tick();
+			expect(active.emitted).toEqual([]);
+			hoursLater = 48.1;
+			await active.tick();
+			hoursLater = 60;
+			await active.tick();
+			const told = notices(active);
+			expect(told).toEqual([[unreadable(scheduleId, { frequency: 'daily', httpCode: '500' })]]);
+			const [notice] = told[0];
+			expect(String(notice.message)).toContain("Check the credential's Scheduling URL");
+			expect(
+				Date.parse(String(notice.noticedAt)) - Date.parse(String(notice.failingSince)),
+			).toBeGreaterThan(48 * 3_600_000);
+
+			context.sim.clearFaults();
+			// The schedule last ran within the allowance (its runs are the service's, not the reads).
+			context.sim.setLastSuccessfulRun(scheduleId, new Date(Date.now()).toISOString().slice(0, 19));
+			await active.tick();
+			await active.tick();
+			expect(notices(active).slice(1)).toEqual([
+				[readable(scheduleId, { frequency: 'daily', lastSuccessfulRun: expect.any(String) })],
+			]);
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
+	it('after a restart, a trigger that told it could not read tells once that it can', async () => {
+		const first = await published();
+		context.sim.configure({ apiKey: 'rotated-key' });
+		await first.active.tick();
+		expect(notices(first.active).map((items) => items[0].notice)).toEqual(['unreadable']);
+		context.sim.configure({ apiKey: API_KEY });
+
+		const node = trigger(onePizzaProfile, undefined, undefined, first.active.savedStaticData());
+		expect(await node.lifecycle('checkExists')).toBe(true);
+		const active = await node.activateTrigger();
+		await active.tick();
+		expect(notices(active)).toEqual([[readable(first.scheduleId, { frequency: 'weekly' })]]);
 	});
 });

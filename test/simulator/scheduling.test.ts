@@ -151,11 +151,29 @@ describe('a schedule the account does not hold (config missingSchedule)', () => 
 		expect((await read(1)).status).toBe(200);
 	});
 
+	it('gives a reason that names the id, or with missingScheduleWording plain one that does not', async () => {
+		suite.sim.configure({ missingSchedule: 400, missingScheduleWording: 'plain' });
+		for (const method of ['GET', 'DELETE']) {
+			const answer = await read(7, method);
+			expect(answer.status).toBe(400);
+			expect(SchedulingError.parse(answer.body)).toEqual({
+				status: 'failed',
+				message: 'Invalid request',
+				details: 'schedule not found',
+			});
+		}
+		suite.sim.configure({ missingScheduleWording: 'namesId' });
+		expect((await read(7)).body).toMatchObject({ details: 'Schedule 7 does not exist' });
+	});
+
 	it('is set through POST /__sim/config', async () => {
 		const configure = (body: unknown) => suite.call('POST control /config', { body });
 		expect((await configure({ missingSchedule: 400 })).status).toBe(200);
 		expect(suite.sim.config.missingSchedule).toBe(400);
 		expect((await configure({ missingSchedule: 418 })).status).toBe(400);
+		expect((await configure({ missingScheduleWording: 'plain' })).status).toBe(200);
+		expect(suite.sim.config.missingScheduleWording).toBe('plain');
+		expect((await configure({ missingScheduleWording: 'vague' })).status).toBe(400);
 	});
 });
 

@@ -79,6 +79,7 @@ export function createWorkflow(env: Environment, workflowData: IWorkflowBase): W
 		active: false,
 		nodeTypes: env.nodeTypes,
 		settings: workflowData.settings,
+		staticData: workflowData.staticData,
 	});
 }
 

@@ -40,12 +40,22 @@ export interface ActiveTrigger {
 	crons: string[];
 	/** Every emit, in order: one array per output. */
 	emitted: INodeExecutionData[][][];
+	/**
+	 * The static data as n8n's database holds it: n8n saves a trigger's workflow static data when
+	 * it emits (ActiveWorkflowManager's emit), not when a cron callback writes it.
+	 */
+	savedStaticData(): IDataObject;
 	/** Runs every registered cron once, waiting for what its callback returns. */
 	tick(): Promise<void>;
 }
 
-/** One trigger node in a workflow that lives across calls, so static data persists like n8n's. */
-export function triggerHarness(opts: RunWorkflowOptions & { node: string }): TriggerHarness {
+/**
+ * One trigger node in a workflow that lives across calls, so static data persists like n8n's;
+ * `staticData` starts it with what a previous process saved (a restart).
+ */
+export function triggerHarness(
+	opts: RunWorkflowOptions & { node: string; staticData?: IDataObject },
+): TriggerHarness {
 	const env = createEnvironment({ ...opts, mode: opts.mode ?? 'trigger' });
 	const nodes = opts.nodes.map((spec) => toNode(spec, env));
 	const workflow = createWorkflow(env, {
@@ -59,6 +69,7 @@ export function triggerHarness(opts: RunWorkflowOptions & { node: string }): Tri
 		nodes,
 		connections: {},
 		settings: { executionOrder: 'v1' },
+		staticData: opts.staticData,
 	});
 	const node = workflow.getNode(opts.node)!;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
@@ -94,13 +105,18 @@ export function triggerHarness(opts: RunWorkflowOptions & { node: string }): Tri
 		activateTrigger: async () => {
 			const crons: Array<{ expression: string; onTick: (at: Date) => unknown }> = [];
 			const emitted: INodeExecutionData[][][] = [];
+			const copy = () => JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+			let saved = copy();
 			const context = new TriggerContext(
 				workflow,
 				node,
 				createAdditionalData(env),
 				'trigger',
 				'activate',
-				(data) => void emitted.push(data),
+				(data) => {
+					saved = copy();
+					emitted.push(data);
+				},
 				(error) => {
 					throw error;
 				},
@@ -110,9 +126,12 @@ export function triggerHarness(opts: RunWorkflowOptions & { node: string }): Tri
 				{ registerCron: ({ expression }, onTick) => void crons.push({ expression, onTick }) },
 			);
 			await nodeType.trigger!.call(context);
+			// n8n saves the static data again once the workflow is activated.
+			saved = copy();
 			return {
 				crons: crons.map(({ expression }) => expression),
 				emitted,
+				savedStaticData: () => saved,
 				tick: async () => {
 					for (const cron of crons) await cron.onTick(new Date());
 				},

@@ -1,9 +1,12 @@
 import {
 	assessSchedule,
 	checkCron,
+	isRefusedKey,
+	readableNotice,
 	scheduleNotice,
 	silenceAllowedMs,
 	spreadOf,
+	unreadableNotice,
 } from '../../../nodes/ScheduledScrapeTrigger/scheduleHealth';
 
 const HOUR = 3_600_000;
@@ -83,6 +86,71 @@ describe('scheduleNotice', () => {
 			notice: 'recovered',
 			previousNotice: 'silent',
 			message: 'Schedule 4 is running again (it was silent).',
+		});
+	});
+});
+
+describe('unreadableNotice and readableNotice', () => {
+	const failure = {
+		scheduleId: 12,
+		frequency: 'daily',
+		details: 'GET /schedules/12 answered HTTP 401',
+		failingSince: new Date(NOW - 2 * HOUR),
+		noticedAt: new Date(NOW),
+	};
+
+	it('a refused key says to check the credential, in the service words', () => {
+		const notice = unreadableNotice({
+			...failure,
+			serviceMessage: 'Invalid API key',
+			httpCode: '401',
+		});
+		expect(notice).toMatchObject({
+			notice: 'unreadable',
+			scheduleId: 12,
+			httpCode: '401',
+			serviceMessage: 'Invalid API key',
+			failingSince: '2026-11-27T10:00:00.000Z',
+			noticedAt: '2026-11-27T12:00:00.000Z',
+		});
+		expect(notice.message).toBe(
+			'The trigger cannot read schedule 12: the service refused the Scraping API credential (Invalid API key). Check the credential: its API key may have been revoked or rotated; update it in n8n. Until it can, it cannot tell whether the schedule runs, is disabled or is gone.',
+		);
+		expect(isRefusedKey('403')).toBe(true);
+		expect(isRefusedKey('500')).toBe(false);
+		expect(isRefusedKey(null)).toBe(false);
+	});
+
+	it('other failures say since when, and where to look', () => {
+		const notice = unreadableNotice({
+			...failure,
+			serviceMessage: 'The service answered HTTP 503',
+			httpCode: '503',
+		});
+		expect(notice.message).toContain(
+			'its reads have failed since 2026-11-27T10:00:00.000Z (The service answered HTTP 503)',
+		);
+		expect(notice.message).toContain("Check the credential's Scheduling URL");
+	});
+
+	it('readable says what the schedule is now', () => {
+		expect(
+			readableNotice({
+				condition: 'disabled',
+				scheduleId: 12,
+				schedule: { schedule_name: 'n8n: Reviews', last_successful_run: at(3) },
+				frequency: 'daily',
+				noticedAt: new Date(NOW),
+			}),
+		).toEqual({
+			notice: 'readable',
+			message: 'The trigger can read schedule 12 again: it is disabled.',
+			scheduleId: 12,
+			scheduleName: 'n8n: Reviews',
+			frequency: 'daily',
+			lastSuccessfulRun: at(3),
+			noticedAt: '2026-11-27T12:00:00.000Z',
+			previousNotice: 'unreadable',
 		});
 	});
 });

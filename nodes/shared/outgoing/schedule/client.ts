@@ -26,26 +26,34 @@ export function scheduleResults(answer: unknown): IDataObject[] {
 }
 
 /**
- * Whether the service says the schedule does not exist or cannot be read with this key: 404, 403
- * (docs/service-facts.md#scheduling-errors: access not allowed), or a 400 whose message or details
- * name the schedule (the production service answers a bad request with 400). Either way it is not
- * ours to use.
+ * Whether a refusal of a request for one schedule may mean that it does not exist: any client
+ * error but a refused key (401) and the rate (429). The service documents no not-found answer and
+ * its reasons need not name the id (docs/service-facts.md#scheduling-errors), so the list decides
+ * (see scheduleListed).
  */
-export function isScheduleMissing(error: unknown, scheduleId: number): boolean {
+export function mayMeanMissing(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
-	if (error.httpCode === '404' || error.httpCode === '403') return true;
-	if (error.httpCode !== '400') return false;
-	// The description also names the request path, and with it the id: only the service's words count.
-	const body = (error as { errorResponse?: IDataObject }).errorResponse ?? {};
-	const said = `${String(body.message ?? '')} ${String(body.details ?? '')}`;
-	return new RegExp(`(^|\\D)${scheduleId}(\\D|$)`).test(said);
+	const status = Number(error.httpCode);
+	return status >= 400 && status < 500 && status !== 401 && status !== 429;
 }
 
 export async function listSchedules(this: RequestContext): Promise<IDataObject[]> {
 	return scheduleResults(await send.call(this, scheduleRequests.list()));
 }
 
-/** The schedule, or undefined when the service says it does not exist (see isScheduleMissing). */
+/** The schedule as the list shows it, or undefined when the list, the authority, lacks it. */
+async function scheduleListed(
+	this: RequestContext,
+	scheduleId: number,
+): Promise<IDataObject | undefined> {
+	const listed = await listSchedules.call(this);
+	return listed.find((schedule) => Number(schedule.schedule_id) === scheduleId);
+}
+
+/**
+ * The schedule, or undefined when it does not exist: a read refused as mayMeanMissing says is
+ * confirmed against the list, whose own failure is thrown.
+ */
 export async function findSchedule(
 	this: RequestContext,
 	scheduleId: number,
@@ -53,8 +61,8 @@ export async function findSchedule(
 	try {
 		return scheduleResults(await send.call(this, scheduleRequests.get(scheduleId)))[0];
 	} catch (error) {
-		if (isScheduleMissing(error, scheduleId)) return undefined;
-		throw toNodeError(this.getNode(), error, 0);
+		if (!mayMeanMissing(error)) throw toNodeError(this.getNode(), error, 0);
+		return await scheduleListed.call(this, scheduleId);
 	}
 }
 
@@ -65,11 +73,16 @@ export async function createSchedule(
 	return scheduleResults(await send.call(this, scheduleRequests.create(body)))[0] ?? {};
 }
 
-/** Deletes the schedule; one that no longer exists is what deleting wanted. */
+/**
+ * Deletes the schedule; one that no longer exists is what deleting wanted. A refusal that may
+ * mean it is missing stands only while the list still holds it.
+ */
 export async function deleteSchedule(this: RequestContext, scheduleId: number): Promise<void> {
 	try {
 		await send.call(this, scheduleRequests.delete(scheduleId));
 	} catch (error) {
-		if (!isScheduleMissing(error, scheduleId)) throw toNodeError(this.getNode(), error, 0);
+		if (mayMeanMissing(error) && (await scheduleListed.call(this, scheduleId)) === undefined)
+			return;
+		throw toNodeError(this.getNode(), error, 0);
 	}
 }
