@@ -53,7 +53,7 @@ export interface QueueProcess {
 export interface QueueCluster {
 	/** The main process: editor, REST and public API. Serves no production webhooks. */
 	main: N8nInstance;
-	/** `n8n webhook`: every production webhook and every resume URL (WEBHOOK_URL points here). */
+	/** `n8n webhook`: every production webhook and every resume URL (N8N_WEBHOOK_URL points here). */
 	webhook: N8nInstance;
 	/** Every webhook process: index 0 is `webhook`; others are started on demand, on ports of their own. */
 	webhooks: Array<N8nInstance | undefined>;
@@ -93,9 +93,9 @@ export interface QueueCluster {
  * this run's addresses, sharing the encryption key, and the shipped HAProxy front. Each process
  * has a user folder of its own with the package installed in it, as containers would.
  *
- * By default (the e2e suite) one webhook process, WEBHOOK_URL pointing straight at it, and the
+ * By default (the e2e suite) one webhook process, N8N_WEBHOOK_URL pointing straight at it, and the
  * test settings below (recovery, the webhook process's engine). With `stack`, what
- * deploy/ ships and nothing else: two webhook processes and WEBHOOK_URL at the front.
+ * deploy/ ships and nothing else: two webhook processes and N8N_WEBHOOK_URL at the front.
  */
 export async function startQueueCluster(options: {
 	tarball: string;
@@ -167,7 +167,6 @@ export async function startQueueCluster(options: {
 				QUEUE_BULL_REDIS_PORT: String(redis.port),
 			}),
 			N8N_WEBHOOK_URL: `${publicUrl}/`,
-			WEBHOOK_URL: `${publicUrl}/`,
 			N8N_EDITOR_BASE_URL: `${options.stack ? frontUrl : mainUrl}/`,
 			...(options.stack ? {} : QUEUE_RECOVERY_SETTINGS),
 		};

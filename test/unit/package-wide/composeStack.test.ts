@@ -73,10 +73,10 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 			expect([name, fromDeploy(String(env_file)), Object.keys(environment).sort()]).toEqual([
 				name,
 				STACK_ENV_FILE,
-				['DB_POSTGRESDB_PASSWORD', 'N8N_EDITOR_BASE_URL', 'N8N_ENCRYPTION_KEY', 'WEBHOOK_URL'],
+				['DB_POSTGRESDB_PASSWORD', 'N8N_EDITOR_BASE_URL', 'N8N_ENCRYPTION_KEY', 'N8N_WEBHOOK_URL'],
 			]);
 			// Compose refuses to start without them, and no value is committed.
-			const secrets = ['N8N_ENCRYPTION_KEY', 'DB_POSTGRESDB_PASSWORD', 'WEBHOOK_URL'];
+			const secrets = ['N8N_ENCRYPTION_KEY', 'DB_POSTGRESDB_PASSWORD', 'N8N_WEBHOOK_URL'];
 			expect(secrets.filter((key) => !required.test(environment[key]))).toEqual([]);
 			expect(Object.keys(environment).filter((key) => key in shippedEnv)).toEqual([]);
 		}
