@@ -6,8 +6,8 @@
 # requests until it exits), and each process is given more time to finish its work than n8n's own
 # 30-second shutdown (compose.yaml's stop_grace_period). test/e2e-queue/faults.test.ts runs this order on the plain-process twin during
 # a burst of deliveries and finds none lost.
-# Usage, from the repository after `git pull`: npm install && npm run build && npm pack &&
-#   bash deploy/update.sh
+# Usage, from the repository after `git pull`:
+#   npm install && rm -f *.tgz && npm run build && npm pack && bash deploy/update.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
