@@ -76,7 +76,9 @@ async function burstTo(
 	const bodies = Array.from({ length: COUNT }, reviewJobDelivery);
 	const since = Date.now();
 	const outcome = await sendBurst(url, bodies, PATIENCE_MS);
-	const { started, lastMs } = await countStarted(client, id, since, before + COUNT, 10_000);
+	// n8n took 21 s to start a burst's 200 executions here, once pausing over 10 s between two:
+	// only 30 s without a new one ends the count (all started ends it at once).
+	const { started, lastMs } = await countStarted(client, id, since, before + COUNT, 30_000);
 	const executions = await client.listExecutions({ workflowId: id, includeData: true, limit: 250 });
 	const sent = new Set(bodies.map((body) => body.job_id));
 	const jobIds = executions

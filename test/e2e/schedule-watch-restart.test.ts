@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { defaultOwner, N8nClient } from './harness/client';
+import { defaultOwner, N8nClient, type Execution } from './harness/client';
 import { createSimulatorCredentials, startSimulator } from './harness/fixtures';
 import { freePort, startN8n, type N8nInstance } from './harness/n8n-process';
 import { installPackage } from './harness/package';
@@ -41,90 +41,85 @@ async function start(port: number): Promise<N8nClient> {
 	return new N8nClient(n8n.url);
 }
 
-it('after a restart while its schedule is disabled, keeps that schedule and tells the workflow at once', async () => {
+function watchingTrigger(
+	url: string,
+	scheduleCheck: string,
+	scrapingApi: { id: string; name: string },
+) {
+	return packageNode(
+		'scheduledScrapeTrigger',
+		TRIGGER,
+		{ collect: 'profile', frequency: 'daily', url, options: { scheduleCheck } },
+		{ scrapingApi },
+	);
+}
+
+async function scheduleOf(name: string): Promise<number> {
+	const deadline = Date.now() + 15_000;
+	for (;;) {
+		const record = [...simulator.state.schedules.values()].find(
+			({ schedule }) => schedule.schedule_name === `n8n: ${name}`,
+		);
+		if (record) return record.schedule.schedule_id;
+		if (Date.now() > deadline) throw new Error(`no schedule for "${name}" after 15 s`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
+
+const noticesOf = (execution: Execution) =>
+	(nodeRun(execution, TRIGGER).data?.main[1] ?? []).map((item) => item.json);
+
+// One restart for two workflows (an n8n start is the slow part): one whose schedule is disabled
+// while n8n is down, one whose problem was told before it.
+it('after a restart, a schedule disabled meanwhile is kept and told at once; a problem told before is not told again, its end is', async () => {
 	const port = await freePort();
 	const client = await start(port);
 	await client.signIn(defaultOwner);
 	await client.createApiKey();
-	const credentials = await createSimulatorCredentials(client, simulator, 'watch restart');
-	const trigger = packageNode(
-		'scheduledScrapeTrigger',
-		TRIGGER,
-		{
-			collect: 'profile',
-			frequency: 'daily',
-			url: 'https://www.example.com/biz/e2e-restart',
-			// Hourly looks: only the look at activation can tell within this test.
-			options: { scheduleCheck: 'hour' },
-		},
-		{ scrapingApi: credentials.scrapingApi },
-	);
-	const id = await activateChain(client, 'e2e schedule watch restart', [trigger]);
-	const deadline = Date.now() + 15_000;
-	while (simulator.state.schedules.size === 0 && Date.now() < deadline) {
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	const [{ schedule }] = [...simulator.state.schedules.values()];
+	const { scrapingApi } = await createSimulatorCredentials(client, simulator, 'watch restart');
+	// Hourly looks: only the look at activation can tell within this test.
+	const downName = 'e2e schedule watch restart';
+	const down = await activateChain(client, downName, [
+		watchingTrigger('https://www.example.com/biz/e2e-restart', 'hour', scrapingApi),
+	]);
+	const toldName = 'e2e schedule watch restart told';
+	const told = await activateChain(client, toldName, [
+		watchingTrigger('https://www.example.com/biz/e2e-restart-told', 'tenSeconds', scrapingApi),
+	]);
+	const downSchedule = await scheduleOf(downName);
+	const toldSchedule = await scheduleOf(toldName);
+
+	simulator.setScheduleDisabled(toldSchedule, true);
+	const [toldBefore] = await client.waitForExecutions(told, 1, 30_000);
+	expect(noticesOf(toldBefore)).toEqual([
+		expect.objectContaining({ notice: 'disabled', scheduleId: toldSchedule }),
+	]);
 
 	await n8n!.stop();
-	simulator.setScheduleDisabled(schedule.schedule_id, true);
+	simulator.setScheduleDisabled(downSchedule, true);
 	const restarted = await start(port);
 	await restarted.signIn(defaultOwner);
 	await restarted.createApiKey();
 
-	const [execution] = await restarted.waitForExecutions(id, 1, 60_000);
-	const notices = (nodeRun(execution, TRIGGER).data?.main[1] ?? []).map((item) => item.json);
-	expect(notices).toEqual([
-		expect.objectContaining({ notice: 'disabled', scheduleId: schedule.schedule_id }),
+	const [toldAfter] = await restarted.waitForExecutions(down, 1, 60_000);
+	expect(noticesOf(toldAfter)).toEqual([
+		expect.objectContaining({ notice: 'disabled', scheduleId: downSchedule }),
 	]);
 	// Kept, not replaced behind the user's back: Mend Schedule is off.
-	expect([...simulator.state.schedules.keys()]).toEqual([schedule.schedule_id]);
-	await restarted.deactivate(id);
-});
+	expect(simulator.state.schedules.has(downSchedule)).toBe(true);
+	expect(simulator.state.schedules.size).toBe(2);
 
-it('a problem told before a restart is not told again after it; its end is', async () => {
-	await n8n?.stop();
-	const port = await freePort();
-	const client = await start(port);
-	await client.signIn(defaultOwner);
-	await client.createApiKey();
-	const credentials = await createSimulatorCredentials(client, simulator, 'watch restart told');
-	const trigger = packageNode(
-		'scheduledScrapeTrigger',
-		TRIGGER,
-		{
-			collect: 'profile',
-			frequency: 'daily',
-			url: 'https://www.example.com/biz/e2e-restart-told',
-			options: { scheduleCheck: 'tenSeconds' },
-		},
-		{ scrapingApi: credentials.scrapingApi },
-	);
-	const known = new Set(simulator.state.schedules.keys());
-	const id = await activateChain(client, 'e2e schedule watch restart told', [trigger]);
-	const deadline = Date.now() + 15_000;
-	const ours = () => [...simulator.state.schedules.keys()].find((key) => !known.has(key));
-	while (ours() === undefined && Date.now() < deadline) {
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	const scheduleId = ours()!;
-	simulator.setScheduleDisabled(scheduleId, true);
-	const [told] = await client.waitForExecutions(id, 1, 30_000);
-	expect(nodeRun(told, TRIGGER).data?.main[1]?.[0]?.json).toMatchObject({
-		notice: 'disabled',
-		scheduleId,
-	});
-
-	await n8n!.stop();
-	const restarted = await start(port);
-	await restarted.signIn(defaultOwner);
-	await restarted.createApiKey();
 	// The look at activation and two more find it still disabled: nothing new to tell.
-	await expectExecutionCountStays(restarted, id, 1, 25_000);
-	simulator.setScheduleDisabled(scheduleId, false);
-	const executions = await restarted.waitForExecutions(id, 2, 30_000);
-	expect(nodeRun(executions[0], TRIGGER).data?.main[1]?.map((item) => item.json)).toEqual([
-		expect.objectContaining({ notice: 'recovered', previousNotice: 'disabled', scheduleId }),
+	await expectExecutionCountStays(restarted, told, 1, 25_000);
+	simulator.setScheduleDisabled(toldSchedule, false);
+	const executions = await restarted.waitForExecutions(told, 2, 30_000);
+	expect(noticesOf(executions[0])).toEqual([
+		expect.objectContaining({
+			notice: 'recovered',
+			previousNotice: 'disabled',
+			scheduleId: toldSchedule,
+		}),
 	]);
-	await restarted.deactivate(id);
+	await restarted.deactivate(down);
+	await restarted.deactivate(told);
 });

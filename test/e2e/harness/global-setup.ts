@@ -6,7 +6,7 @@ import { defaultOwner, N8nClient } from './client';
 import { databaseFor, startN8nOnDatabase } from './database';
 import { assertPackageLoaded, killAllOnSignals, type N8nInstance } from './n8n-process';
 import { installPackage, packageName, packPackage } from './package';
-import { ensureRuntime } from './paths';
+import { artifactsDir, ensureRuntime } from './paths';
 import {
 	QUEUE_RECOVERY_SETTINGS,
 	startQueueCluster,
@@ -39,8 +39,12 @@ export default async function globalSetup(
 ): Promise<void> {
 	process.stderr.write('\n');
 	await phase('runtime (Node 24 + n8n)', () => ensureRuntime());
-	const tarball = await phase('npm pack', () => packPackage());
-	if (projectConfig?.globals?.__N8N_E2E_MODE__ === 'queue') return await queueSetup(tarball);
+	const queue = projectConfig?.globals?.__N8N_E2E_MODE__ === 'queue';
+	// A folder per mode: CI runs the queue suite while the regular one installs from its tarball.
+	const tarball = await phase('npm pack', () =>
+		packPackage(path.join(artifactsDir, 'pack', queue ? 'queue' : 'regular')),
+	);
+	if (queue) return await queueSetup(tarball);
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
 	killAllOnSignals(() => {
 		rmSync(userFolder, { recursive: true, force: true });
