@@ -10,8 +10,6 @@ const project = (name, extra = {}) => ({
 	...extra,
 });
 
-// The recurring trigger's schedule watch is left out: it waits on n8n's own cron clock (about a
-// minute a run), and its checks are test/engine's; the regular and queue runs keep it.
 const compatFiles = [
 	'credentials',
 	'agent-tools',
@@ -20,6 +18,7 @@ const compatFiles = [
 	'redelivery',
 	'item-linking',
 	'large-deliveries',
+	'schedule-watch',
 ].map((file) => `<rootDir>/test/e2e/${file}.test.ts`);
 
 /**

@@ -18,7 +18,7 @@ import { loadExamples, prepareExample } from '../e2e/harness/examples';
 import { artifactsDir, repoRoot } from '../e2e/harness/paths';
 import { startQueueCluster, type QueueCluster } from '../e2e/harness/queue';
 import { readState } from '../e2e/harness/state';
-import { allExecutions, sleep } from './helpers';
+import { allExecutions, postCallback, sleep, socialScrapeCallback } from './helpers';
 
 const DELIVERIES = Number(process.env.FAULT_TEST_DELIVERIES) || 200;
 const SENDERS = 8;
@@ -102,24 +102,10 @@ async function publishExample(name: string): Promise<{ workflowId: string; url: 
 	return { workflowId: id, url };
 }
 
-const payload = (requestId: string, n: number) => ({
-	request_id: requestId,
-	status: 'completed',
-	request_metadata: { url: `https://social.example.com/p/${n}` },
-	results: [{ post_id: n, text: `post ${n}` }],
-});
-
 /** One delivery, as the service sends it: its answer's status, 0 when no answer came. */
 async function deliver(url: string, requestId: string, n: number): Promise<number> {
 	try {
-		const res = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(payload(requestId, n)),
-			signal: AbortSignal.timeout(POST_TIMEOUT_MS),
-		});
-		await res.arrayBuffer();
-		return res.status;
+		return (await postCallback(url, socialScrapeCallback(requestId, n), POST_TIMEOUT_MS)).status;
 	} catch (error) {
 		noAnswers.push(String((error as Error).cause ?? (error as Error).message));
 		return 0;
@@ -215,7 +201,6 @@ function countBy(values: Array<string | number>): Record<string, number> {
 	return counts;
 }
 
-/** Runs one fault during a stream and reports its figures; asserts that nothing was lost. */
 /**
  * docs/production.md's way back for an execution n8n failed after answering its delivery
  * "received": its public API's retry (POST /executions/{id}/retry). Gives the ids retried.
@@ -228,6 +213,7 @@ async function retryFailed(workflowId: string): Promise<string[]> {
 	return failed.map((e) => e.id);
 }
 
+/** Runs one fault during a stream and reports its figures; asserts that nothing was lost. */
 async function survives(name: string, fault: Fault): Promise<Record<string, unknown>> {
 	const tag = randomUUID().slice(0, 8);
 	const { workflowId, url } = await publishExample(`faults: ${name}`);
@@ -303,6 +289,28 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 			mark('started again');
 		});
 		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
+	}, 900_000);
+
+	it('survives PostgreSQL restarted (a fast shutdown, 3 s down), as an update of its image does', async () => {
+		const figures = await survives('PostgreSQL restarted', async (accepted, mark) => {
+			const deadline = Date.now() + 60_000;
+			while (accepted() < DELIVERIES / 4 && Date.now() < deadline) await sleep(20);
+			await cluster.postgres.restart(3_000);
+			mark('started again');
+		});
+		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
+		expect(figures.executionsTwice).toBe(0);
+	}, 900_000);
+
+	it("survives Redis restarted (3 s down) on the shipped settings (deploy/compose.yaml's append-only file)", async () => {
+		const figures = await survives('Redis restarted', async (accepted, mark) => {
+			const deadline = Date.now() + 60_000;
+			while (accepted() < DELIVERIES / 4 && Date.now() < deadline) await sleep(20);
+			await cluster.redis.restart(3_000);
+			mark('started again');
+		});
+		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
+		expect(figures.executionsTwice).toBe(0);
 	}, 900_000);
 
 	it("survives the documented update (deploy/update.sh's order and grace): every n8n process restarted one at a time, with no delivery refused", async () => {

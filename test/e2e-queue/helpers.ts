@@ -107,3 +107,26 @@ export async function allExecutions(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A callback the trigger recognises as a social scrape, with an id of its own. */
+export const socialScrapeCallback = (requestId: string, n: number) => ({
+	request_id: requestId,
+	status: 'completed',
+	request_metadata: { url: `https://social.example.com/p/${n}` },
+	results: [{ post_id: n, text: `post ${n}` }],
+});
+
+/** One callback posted as the service posts it; its answer's status and text. */
+export async function postCallback(
+	url: string,
+	body: unknown,
+	timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+		signal: AbortSignal.timeout(timeoutMs),
+	});
+	return { status: res.status, text: await res.text() };
+}

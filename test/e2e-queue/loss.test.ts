@@ -7,7 +7,14 @@ import { artifactsDir } from '../e2e/harness/paths';
 import type { QueueControl } from '../e2e/harness/queue-control';
 import type { QueueState, SuiteState } from '../e2e/harness/state';
 import { chain } from '../e2e/harness/workflows';
-import { allExecutions, connectQueue, processLog, sleep } from './helpers';
+import {
+	allExecutions,
+	connectQueue,
+	postCallback,
+	processLog,
+	sleep,
+	socialScrapeCallback,
+} from './helpers';
 
 /**
  * 1,000 by default; CI runs 400 (LOSS_TEST_CALLBACKS): at the 14 executions per second n8n ran
@@ -52,14 +59,6 @@ interface Post {
 	status: number;
 	body: unknown;
 }
-
-/** A callback the trigger recognises as a social scrape, with an id of its own. */
-const payload = (requestId: string, n: number) => ({
-	request_id: requestId,
-	status: 'completed',
-	request_metadata: { url: `https://social.example.com/p/${n}` },
-	results: [{ post_id: n, text: `post ${n}` }],
-});
 
 async function triggerWorkflow(name: string): Promise<string> {
 	const webhookId = randomUUID();
@@ -111,21 +110,19 @@ async function postAll(
 			if (holdBefore && n >= holdBefore.index) await holdBefore.until();
 			const requestId = requestIds[n];
 			try {
-				const res = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(payload(requestId, n)),
-					signal: AbortSignal.timeout(POST_TIMEOUT_MS),
-				});
-				const text = await res.text();
+				const { status, text } = await postCallback(
+					url,
+					socialScrapeCallback(requestId, n),
+					POST_TIMEOUT_MS,
+				);
 				let body: unknown = text;
 				try {
 					body = JSON.parse(text);
 				} catch {
 					// kept as text
 				}
-				posts[n] = { requestId, status: res.status, body };
-				if (res.status === 200) onAccepted(++accepted);
+				posts[n] = { requestId, status, body };
+				if (status === 200) onAccepted(++accepted);
 			} catch (error) {
 				posts[n] = { requestId, status: 0, body: String((error as Error).message) };
 			}

@@ -4,14 +4,18 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import { parse } from 'yaml';
+
 import { freePort, killAllOnSignals, logTail, spawnInGroup, stopGroup } from './n8n-process';
-import { artifactsDir } from './paths';
+import { artifactsDir, repoRoot } from './paths';
 
 /** A server the queue-mode cluster needs (Redis, PostgreSQL), started from Debian's packages. */
 export interface Service {
 	port: number;
 	logFile: string;
 	stop(): Promise<void>;
+	/** Stops the server the way an update or `docker restart` does, then starts it on its data. */
+	restart(downMs: number): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -62,38 +66,42 @@ function exchange(port: number, request: string, timeoutMs = 1000): Promise<stri
 	});
 }
 
-/** In memory only: nothing is written to disk, so nothing outlives the run. */
+/** Redis's settings in deploy/compose.yaml: its service's `command`, after the program's name. */
+export function shippedRedisSettings(): string[] {
+	const compose = parse(readFileSync(path.join(repoRoot, 'deploy', 'compose.yaml'), 'utf8')) as {
+		services: { redis: { command: string[] } };
+	};
+	const [program, ...settings] = compose.services.redis.command;
+	if (program !== 'redis-server') throw new Error('deploy/compose.yaml: redis runs redis-server');
+	return settings;
+}
+
+/**
+ * Run with the shipped settings (an append-only file, written before each answer), in a folder
+ * that lives as long as the run: a restart keeps the queue, as the stack's volume does.
+ */
 export async function startRedis(name = 'redis'): Promise<Service> {
 	const bin = findProgram('redis-server', ['/usr/bin/redis-server'], 'redis-server');
 	const port = await freePort();
 	const logFile = path.join(artifactsDir, 'logs', `${name}.log`);
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-redis-'));
 	killAllOnSignals(() => rmSync(dir, { recursive: true, force: true }));
-	const child = spawnInGroup(
-		bin,
-		[
-			'--bind',
-			'127.0.0.1',
-			'--port',
-			String(port),
-			'--save',
-			'',
-			'--appendonly',
-			'no',
-			'--protected-mode',
-			'yes',
-			'--daemonize',
-			'no',
-			'--dir',
-			dir,
-		],
-		{ logFile, cwd: dir },
-	);
-	const stop = async () => {
-		await stopGroup(child, 'SIGTERM', 5000);
-		rmSync(dir, { recursive: true, force: true });
-	};
-	try {
+	const args = [
+		'--bind',
+		'127.0.0.1',
+		'--port',
+		String(port),
+		...shippedRedisSettings(),
+		'--protected-mode',
+		'yes',
+		'--daemonize',
+		'no',
+		'--dir',
+		dir,
+	];
+	let child: ChildProcess;
+	const run = async () => {
+		child = spawnInGroup(bin, args, { logFile, cwd: dir });
 		await waitFor(
 			'Redis',
 			child,
@@ -101,11 +109,26 @@ export async function startRedis(name = 'redis'): Promise<Service> {
 			async () => (await exchange(port, 'PING\r\n')).startsWith('+PONG'),
 			15_000,
 		);
+	};
+	try {
+		await run();
 	} catch (error) {
 		rmSync(dir, { recursive: true, force: true });
 		throw error;
 	}
-	return { port, logFile, stop };
+	return {
+		port,
+		logFile,
+		stop: async () => {
+			await stopGroup(child, 'SIGTERM', 5000);
+			rmSync(dir, { recursive: true, force: true });
+		},
+		restart: async (downMs) => {
+			await stopGroup(child, 'SIGTERM', 5000);
+			await sleep(downMs);
+			await run();
+		},
+	};
 }
 
 export interface PostgresService extends Service {
@@ -160,35 +183,28 @@ export async function startPostgres(name = 'postgres'): Promise<PostgresService>
 		rmSync(dataDir, { recursive: true, force: true });
 		throw new Error(`initdb failed: ${(error as { stderr?: Buffer }).stderr?.toString() ?? error}`);
 	}
-	const child = spawnInGroup(
-		path.join(bin, 'postgres'),
-		[
-			'-D',
-			dataDir,
-			'-p',
-			String(port),
-			'-c',
-			'listen_addresses=127.0.0.1',
-			'-c',
-			'unix_socket_directories=',
-			'-c',
-			'fsync=off',
-			'-c',
-			'synchronous_commit=off',
-			'-c',
-			'full_page_writes=off',
-			'-c',
-			'max_connections=200',
-		],
-		{ ...asOwner, logFile },
-	);
-	// SIGINT is PostgreSQL's "fast" shutdown: it ends sessions instead of waiting for them.
-	const stop = async () => {
-		await stopGroup(child, 'SIGINT', 10_000);
-		rmSync(dataDir, { recursive: true, force: true });
-	};
+	const args = [
+		'-D',
+		dataDir,
+		'-p',
+		String(port),
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'unix_socket_directories=',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
+	];
 	const isReady = path.join(bin, 'pg_isready');
-	try {
+	let child: ChildProcess;
+	const run = async () => {
+		child = spawnInGroup(path.join(bin, 'postgres'), args, { ...asOwner, logFile });
 		await waitFor(
 			'PostgreSQL',
 			child,
@@ -205,9 +221,23 @@ export async function startPostgres(name = 'postgres'): Promise<PostgresService>
 			},
 			30_000,
 		);
+	};
+	try {
+		await run();
 	} catch (error) {
 		rmSync(dataDir, { recursive: true, force: true });
 		throw error;
 	}
-	return { port, logFile, user, database: 'postgres', stop };
+	// SIGINT is PostgreSQL's "fast" shutdown: it ends sessions instead of waiting for them, as
+	// `docker stop` (SIGTERM is its "smart" one, which the official image maps to fast) does.
+	const stop = async () => {
+		await stopGroup(child, 'SIGINT', 10_000);
+		rmSync(dataDir, { recursive: true, force: true });
+	};
+	const restart = async (downMs: number) => {
+		await stopGroup(child, 'SIGINT', 10_000);
+		await sleep(downMs);
+		await run();
+	};
+	return { port, logFile, user, database: 'postgres', stop, restart };
 }
