@@ -67,14 +67,22 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 		expect(published.map(([name]) => name)).toEqual(['haproxy']);
 	});
 
-	it('gives every n8n process deploy/n8n.env, and in compose.yaml only required secrets and the public URL', () => {
+	it('gives every n8n process deploy/n8n.env, and in compose.yaml only required secrets, the public URL and the cookie setting', () => {
 		const required = /^\$\{[A-Z0-9_]+:\?[^}]+\}$/;
 		for (const [name, { env_file, environment = {} }] of n8nServices) {
 			expect([name, fromDeploy(String(env_file)), Object.keys(environment).sort()]).toEqual([
 				name,
 				STACK_ENV_FILE,
-				['DB_POSTGRESDB_PASSWORD', 'N8N_EDITOR_BASE_URL', 'N8N_ENCRYPTION_KEY', 'N8N_WEBHOOK_URL'],
+				[
+					'DB_POSTGRESDB_PASSWORD',
+					'N8N_EDITOR_BASE_URL',
+					'N8N_ENCRYPTION_KEY',
+					'N8N_SECURE_COOKIE',
+					'N8N_WEBHOOK_URL',
+				],
 			]);
+			// n8n's own default (https-only sign-in) unless deploy/.env turns it off.
+			expect(environment.N8N_SECURE_COOKIE).toBe('${N8N_SECURE_COOKIE:-true}');
 			// Compose refuses to start without them, and no value is committed.
 			const secrets = ['N8N_ENCRYPTION_KEY', 'DB_POSTGRESDB_PASSWORD', 'N8N_WEBHOOK_URL'];
 			expect(secrets.filter((key) => !required.test(environment[key]))).toEqual([]);
