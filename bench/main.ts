@@ -36,6 +36,7 @@ import { returnAll, returnAllPaired } from './workloads/return-all';
 import { serviceLimit } from './workloads/service-limit';
 import { waitingAtScale } from './workloads/waiting';
 import { patterns } from './workloads/patterns';
+import { faults } from './workloads/faults';
 
 const BENCHES: Array<{
 	id: string;
@@ -65,6 +66,8 @@ const BENCHES: Array<{
 	// Starts a queue-mode cluster of its own besides the regular n8n.
 	{ id: 'waiting', run: waitingAtScale },
 	{ id: 'patterns', run: patterns },
+	// The faults test at 1,000 deliveries a fault, on a stack cluster of its own (about 20 minutes).
+	{ id: 'faults', run: faults, fullOnly: true },
 ];
 
 function parseArgs(argv: string[]) {

@@ -1,0 +1,84 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { artifactsDir, repoRoot } from '../../test/e2e/harness/paths';
+import type { BenchContext, BenchResult, Row } from '../lib/result';
+import { log } from '../lib/rounds';
+
+const DELIVERIES = 1000;
+const report = path.join(artifactsDir, 'queue', 'faults.json');
+
+interface FaultFigures {
+	deliveries: number;
+	answered2xx: number;
+	answeredOtherwise: Record<string, number>;
+	succeeded: number;
+	crashed: number;
+	retried: number;
+	executionsTwice: number;
+	handledTwice: number;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const otherwise = (answers: Record<string, number>) => {
+	const entries = Object.entries(answers);
+	if (entries.length === 0) return '0';
+	const total = entries.reduce((sum, [, n]) => sum + n, 0);
+	const each = entries.map(([status, n]) => `${n} × ${status === '0' ? 'no answer' : status}`);
+	return `${count(total)} (${each.join(', ')})`;
+};
+
+/**
+ * The faults test (test/e2e-queue/faults.test.ts) at 1,000 deliveries a fault: the production
+ * stack's twin on a cluster of its own, each fault during a stream of deliveries to the "each
+ * delivery handled once" example. A row per fault, from the test's own report; the test's
+ * assertions (nothing acknowledged lost, no job handled twice) decide "met".
+ */
+export async function faults(_context: BenchContext): Promise<BenchResult> {
+	rmSync(report, { force: true });
+	log(`faults: the faults test at ${DELIVERIES} deliveries a fault (about 20 minutes)`);
+	const run = spawnSync(
+		'npx',
+		[
+			'jest',
+			'test/e2e-queue/faults.test.ts',
+			'--selectProjects',
+			'e2e-queue',
+			'--runInBand',
+			'--testTimeout=1800000',
+			'--forceExit',
+		],
+		{
+			cwd: repoRoot,
+			env: { ...process.env, FAULT_TEST_DELIVERIES: String(DELIVERIES) },
+			stdio: 'inherit',
+		},
+	);
+	const figures = JSON.parse(readFileSync(report, 'utf8')) as Record<string, FaultFigures>;
+	const passed = run.status === 0;
+	const rows: Row[] = Object.entries(figures).map(([fault, f]) => ({
+		measure: fault,
+		a: {
+			label: 'answered 2xx / otherwise',
+			value: `${count(f.answered2xx)} of ${count(f.deliveries)} / ${otherwise(f.answeredOtherwise)}`,
+		},
+		b: {
+			label: 'succeeded, crashed, retried, handled twice',
+			value: `${count(f.succeeded)}, ${f.crashed}, ${f.retried}, ${f.handledTwice}`,
+		},
+		goal: 'every 2xx succeeds; none handled twice',
+		met: passed && f.handledTwice === 0,
+	}));
+	return {
+		id: 'faults',
+		title: `Faults during a stream of ${count(DELIVERIES)} deliveries (the production stack's twin)`,
+		params: { deliveries: DELIVERIES, senders: 8 },
+		rows,
+		notes: [
+			'From test/e2e-queue/faults.test.ts (its report, test-artifacts/queue/faults.json); ' +
+				`the test ${passed ? 'passed' : `failed (exit ${run.status})`}.`,
+		],
+		raw: figures as unknown as Record<string, unknown>,
+	};
+}
