@@ -1,5 +1,16 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+	chmodSync,
+	chownSync,
+	cpSync,
+	existsSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -188,22 +199,66 @@ export function psqlProgram(): string {
 	);
 }
 
+interface ClusterOwner {
+	name: string;
+	uid: number;
+	gid: number;
+}
+
 /**
  * PostgreSQL refuses to run as root: as root, the cluster belongs to Debian's `postgres` user, or
  * to `nobody` where no server package made that user (CI installs only the client).
  */
-function clusterOwner(): { name: string; uid: number; gid: number } | undefined {
+function clusterOwner(): ClusterOwner | undefined {
 	if (process.getuid?.() !== 0) return undefined;
 	const users = readFileSync('/etc/passwd', 'utf8')
 		.split('\n')
 		.map((entry) => entry.split(':'));
 	const user =
 		users.find(([name]) => name === 'postgres') ?? users.find(([name]) => name === 'nobody');
-	if (!user)
-		throw new Error(
-			'running as root, but there is no "postgres" or "nobody" user to own the cluster',
-		);
+	if (!user) {
+		throw new Error('running as root, but no "postgres" or "nobody" user can own the cluster');
+	}
 	return { name: user[0], uid: Number(user[2]), gid: Number(user[3]) };
+}
+
+/**
+ * That user cannot reach .cache when a folder above it is closed to others (a clone in root's
+ * home): the server then runs from a copy in the temporary folder, made once per installation.
+ */
+function reachableBy(owner: ClusterOwner | undefined, bin: string): string {
+	const runs = (dir: string) => {
+		try {
+			execFileSync(path.join(dir, 'postgres'), ['--version'], {
+				uid: owner?.uid,
+				gid: owner?.gid,
+				stdio: 'ignore',
+			});
+			return true;
+		} catch {
+			return false;
+		}
+	};
+	if (!owner || runs(bin)) return bin;
+	const installation = path.dirname(bin);
+	const id = createHash('sha256').update(installation).digest('hex').slice(0, 12);
+	const copy = path.join(os.tmpdir(), `n8n-e2e-postgres-${id}`);
+	if (!existsSync(copy)) {
+		const partial = mkdtempSync(`${copy}-partial-`);
+		cpSync(installation, partial, { recursive: true, verbatimSymlinks: true });
+		chmodSync(partial, 0o755);
+		try {
+			renameSync(partial, copy);
+		} catch {
+			// Another run made it meanwhile.
+			rmSync(partial, { recursive: true, force: true });
+		}
+	}
+	const copied = path.join(copy, path.basename(bin));
+	if (!runs(copied)) {
+		throw new Error(`user ${owner.name} can run neither ${bin} nor its copy in ${copy}`);
+	}
+	return copied;
 }
 
 /**
@@ -264,8 +319,8 @@ export function postgresHandshake(
  * dies with the run.
  */
 export async function startPostgres(name = 'postgres'): Promise<PostgresService> {
-	const bin = postgresBinDir();
 	const owner = clusterOwner();
+	const bin = reachableBy(owner, postgresBinDir());
 	const user = 'n8n';
 	const port = await freePort();
 	const logFile = path.join(artifactsDir, 'logs', `${name}.log`);
@@ -281,10 +336,9 @@ export async function startPostgres(name = 'postgres'): Promise<PostgresService>
 		);
 	} catch (error) {
 		rmSync(dataDir, { recursive: true, force: true });
-		// As root the server runs as another user: every folder above its program must let it through.
-		const hint = owner ? ` (run as user ${owner.name}, who must be able to read ${bin})` : '';
+		const as = owner ? ` (as user ${owner.name})` : '';
 		throw new Error(
-			`initdb failed${hint}: ${(error as { stderr?: Buffer }).stderr?.toString() || error}`,
+			`initdb failed${as}: ${(error as { stderr?: Buffer }).stderr?.toString() || error}`,
 		);
 	}
 	const args = [
