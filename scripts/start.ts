@@ -5,8 +5,9 @@
  * Environment: N8N_PORT (5678), SIM_PORT (4010).
  *
  * `npm start -- --scale`: the production stack of deploy/compose.yaml as plain processes
- * (docs/production.md): PostgreSQL and Redis from Debian's packages, n8n's main process, two
- * webhook processes and two workers, all on deploy/n8n.env, behind deploy/haproxy.cfg on N8N_PORT.
+ * (docs/production.md): PostgreSQL 17 (scripts/postgres-runtime.sh), Redis from Debian's packages,
+ * n8n's main process, two webhook processes and two workers, all on deploy/n8n.env, behind
+ * deploy/haproxy.cfg on N8N_PORT.
  * Its database is thrown away when it stops; the simulator and the examples as above.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -223,7 +224,11 @@ async function startScale() {
 								: 'runs executions (health check)',
 					),
 				),
-				line('PostgreSQL', `127.0.0.1:${cluster.postgres.port}`, 'thrown away when this stops'),
+				line(
+					'PostgreSQL',
+					`127.0.0.1:${cluster.postgres.port}`,
+					`version ${cluster.postgres.version}, thrown away when this stops`,
+				),
 				line('Redis', `127.0.0.1:${cluster.redis.port}`, 'the queue'),
 				'',
 				`Credentials (pointing at the simulator on 127.0.0.1:${simPort}):`,

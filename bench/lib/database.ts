@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-import { postgresBinDir, type PostgresService } from '../../test/e2e/harness/services';
+import { psqlProgram, type PostgresService } from '../../test/e2e/harness/services';
 
 export interface ExecutionRow {
 	id: string;
@@ -64,7 +64,7 @@ export function sqliteStore(userFolder: string): ExecutionStore {
 export function postgresStore(postgres: PostgresService): ExecutionStore {
 	const psql = (sql: string): string[][] =>
 		execFileSync(
-			path.join(postgresBinDir(), 'psql'),
+			psqlProgram(),
 			[
 				'-h',
 				'127.0.0.1',

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+
+import { postgresHandshake } from '../e2e/harness/services';
 import { chain, packageNode } from '../e2e/harness/workflows';
 import { processLog, sleep, timesEnqueued, useQueueE2e, workersThatRan } from './helpers';
 
@@ -32,6 +35,30 @@ describe('queue mode cluster', () => {
 			const res = await fetch(`${url}/healthz/readiness`);
 			expect({ url, status: res.status }).toEqual({ url, status: 200 });
 		}
+	});
+
+	it("runs on PostgreSQL 17 or newer, and no n8n process logs n8n's warning about that version", async () => {
+		const { port, user, database } = state.queue.postgres;
+		const version = await postgresHandshake(port, user, database);
+		expect(Number.parseInt(version, 10)).toBeGreaterThanOrEqual(17);
+		// n8n checks the version on connecting, before it takes the migration lock: a log holding
+		// that line has passed the check.
+		const logs = state.queue.processes
+			.filter((p) => p.logFile)
+			.map(({ name, logFile }) => {
+				const text = readFileSync(logFile, 'utf8');
+				return {
+					name,
+					connected: text.includes('Acquiring database migration lock'),
+					warnings: text.match(
+						/^.*(?:Postgres \d+ is (?:not supported|outside the supported range)|Could not check database version).*$/gm,
+					),
+				};
+			});
+		expect(logs.map((log) => log.name)).toEqual(
+			expect.arrayContaining(['main', 'webhook', 'worker0', 'worker1']),
+		);
+		expect(logs).toEqual(logs.map(({ name }) => ({ name, connected: true, warnings: null })));
 	});
 });
 

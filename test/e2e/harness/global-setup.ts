@@ -124,6 +124,11 @@ async function queueSetup(tarball: string): Promise<void> {
 				recoverySettings: QUEUE_RECOVERY_SETTINGS,
 				frontUrl: cluster.front.url,
 				redisPort: cluster.redis.port,
+				postgres: {
+					port: cluster.postgres.port,
+					user: cluster.postgres.user,
+					database: cluster.postgres.database,
+				},
 				processes: cluster.processes(),
 			},
 		});

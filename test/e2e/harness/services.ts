@@ -1,5 +1,16 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+	chmodSync,
+	chownSync,
+	cpSync,
+	existsSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +20,7 @@ import { parse } from 'yaml';
 import { freePort, killAllOnSignals, logTail, spawnInGroup, stopGroup } from './n8n-process';
 import { artifactsDir, repoRoot } from './paths';
 
-/** A server the queue-mode cluster needs (Redis, PostgreSQL), started from Debian's packages. */
+/** A server the queue-mode cluster needs (Redis from Debian's packages, PostgreSQL 17). */
 export interface Service {
 	port: number;
 	logFile: string;
@@ -134,28 +145,172 @@ export async function startRedis(name = 'redis'): Promise<Service> {
 export interface PostgresService extends Service {
 	user: string;
 	database: string;
+	/** What the server reports as `server_version` (17.10, say). */
+	version: string;
 }
 
+let postgresBin: string | undefined;
+
+/**
+ * The pinned PostgreSQL of scripts/postgres-runtime.sh (installed into .cache on first use), or
+ * else an operating system's PostgreSQL 17 or newer: n8n 2.41 warns on anything older.
+ */
 export function postgresBinDir(): string {
+	if (postgresBin) return postgresBin;
+	let failure: string;
+	try {
+		postgresBin = execFileSync('bash', [path.join(repoRoot, 'scripts', 'postgres-runtime.sh')], {
+			cwd: repoRoot,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+			timeout: 300_000,
+		}).trim();
+		return postgresBin;
+	} catch (error) {
+		failure = (error as Error).message;
+	}
+	const root = '/usr/lib/postgresql';
+	const system = existsSync(root)
+		? readdirSync(root)
+				.filter((v) => Number(v) >= 17 && existsSync(path.join(root, v, 'bin', 'postgres')))
+				.sort((a, b) => Number(b) - Number(a))
+		: [];
+	if (system.length > 0) {
+		postgresBin = path.join(root, system[0], 'bin');
+		return postgresBin;
+	}
+	throw new Error(
+		`no PostgreSQL 17: scripts/postgres-runtime.sh could not install it (${failure}), and ${root} holds no version 17 or newer`,
+	);
+}
+
+/** psql, for the bench's reads of queue mode's database: any version reads these tables. */
+export function psqlProgram(): string {
 	const root = '/usr/lib/postgresql';
 	const versions = existsSync(root)
 		? readdirSync(root)
-				.filter((v) => existsSync(path.join(root, v, 'bin', 'postgres')))
+				.filter((v) => existsSync(path.join(root, v, 'bin', 'psql')))
 				.sort((a, b) => Number(b) - Number(a))
 		: [];
-	if (versions.length > 0) return path.join(root, versions[0], 'bin');
-	return path.dirname(findProgram('postgres', [], 'postgresql'));
+	return findProgram(
+		'psql',
+		versions.map((v) => path.join(root, v, 'bin', 'psql')),
+		'postgresql-client',
+	);
 }
 
-/** PostgreSQL refuses to run as root: as root, the cluster belongs to Debian's `postgres` user. */
-function clusterOwner(): { uid: number; gid: number } | undefined {
+interface ClusterOwner {
+	name: string;
+	uid: number;
+	gid: number;
+}
+
+/**
+ * PostgreSQL refuses to run as root: as root, the cluster belongs to Debian's `postgres` user, or
+ * to `nobody` where no server package made that user (CI installs only the client).
+ */
+function clusterOwner(): ClusterOwner | undefined {
 	if (process.getuid?.() !== 0) return undefined;
-	const line = readFileSync('/etc/passwd', 'utf8')
+	const users = readFileSync('/etc/passwd', 'utf8')
 		.split('\n')
-		.find((entry) => entry.startsWith('postgres:'));
-	if (!line) throw new Error('running as root, but there is no "postgres" user to own the cluster');
-	const [, , uid, gid] = line.split(':');
-	return { uid: Number(uid), gid: Number(gid) };
+		.map((entry) => entry.split(':'));
+	const user =
+		users.find(([name]) => name === 'postgres') ?? users.find(([name]) => name === 'nobody');
+	if (!user) {
+		throw new Error('running as root, but no "postgres" or "nobody" user can own the cluster');
+	}
+	return { name: user[0], uid: Number(user[2]), gid: Number(user[3]) };
+}
+
+/**
+ * That user cannot reach .cache when a folder above it is closed to others (a clone in root's
+ * home): the server then runs from a copy in the temporary folder, made once per installation.
+ */
+function reachableBy(owner: ClusterOwner | undefined, bin: string): string {
+	const runs = (dir: string) => {
+		try {
+			execFileSync(path.join(dir, 'postgres'), ['--version'], {
+				uid: owner?.uid,
+				gid: owner?.gid,
+				stdio: 'ignore',
+			});
+			return true;
+		} catch {
+			return false;
+		}
+	};
+	if (!owner || runs(bin)) return bin;
+	const installation = path.dirname(bin);
+	const id = createHash('sha256').update(installation).digest('hex').slice(0, 12);
+	const copy = path.join(os.tmpdir(), `n8n-e2e-postgres-${id}`);
+	if (!existsSync(copy)) {
+		const partial = mkdtempSync(`${copy}-partial-`);
+		cpSync(installation, partial, { recursive: true, verbatimSymlinks: true });
+		chmodSync(partial, 0o755);
+		try {
+			renameSync(partial, copy);
+		} catch {
+			// Another run made it meanwhile.
+			rmSync(partial, { recursive: true, force: true });
+		}
+	}
+	const copied = path.join(copy, path.basename(bin));
+	if (!runs(copied)) {
+		throw new Error(`user ${owner.name} can run neither ${bin} nor its copy in ${copy}`);
+	}
+	return copied;
+}
+
+/**
+ * PostgreSQL's start-up exchange as a client opens it (protocol 3.0, trust authentication, no
+ * TLS): resolves with the server's version once it takes connections for `user` on `database`,
+ * rejects with the server's message while it starts or refuses.
+ */
+export function postgresHandshake(
+	port: number,
+	user: string,
+	database: string,
+	timeoutMs = 1000,
+): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const params = Buffer.from(`user\0${user}\0database\0${database}\0\0`);
+		const header = Buffer.alloc(8);
+		header.writeInt32BE(header.length + params.length, 0);
+		header.writeInt32BE(3 << 16, 4);
+		const socket = net.connect({ host: '127.0.0.1', port });
+		let pending = Buffer.alloc(0);
+		let version = '';
+		const fail = (error: Error) => {
+			socket.destroy();
+			reject(error);
+		};
+		socket.setTimeout(timeoutMs, () => fail(new Error('timeout')));
+		socket.on('connect', () => socket.write(Buffer.concat([header, params])));
+		socket.on('data', (chunk) => {
+			pending = Buffer.concat([pending, chunk]);
+			while (pending.length >= 5 && pending.length >= 1 + pending.readInt32BE(1)) {
+				const type = String.fromCharCode(pending[0]);
+				const body = pending.subarray(5, 1 + pending.readInt32BE(1));
+				pending = pending.subarray(1 + pending.readInt32BE(1));
+				const fields = body.toString('utf8').split('\0');
+				if (type === 'E') {
+					const message = fields.find((field) => field.startsWith('M'))?.slice(1);
+					return fail(new Error(message ?? 'refused'));
+				}
+				if (type === 'R' && body.readInt32BE(0) !== 0) {
+					return fail(new Error('the server asks for a password'));
+				}
+				if (type === 'S' && fields[0] === 'server_version') version = fields[1];
+				if (type === 'Z') {
+					// Terminate, so that the server does not log an unexpected end of file.
+					socket.end(Buffer.from([0x58, 0, 0, 0, 4]));
+					return resolve(version);
+				}
+			}
+		});
+		socket.on('error', fail);
+		socket.on('close', () => reject(new Error('connection closed before the server was ready')));
+	});
 }
 
 /**
@@ -164,8 +319,8 @@ function clusterOwner(): { uid: number; gid: number } | undefined {
  * dies with the run.
  */
 export async function startPostgres(name = 'postgres'): Promise<PostgresService> {
-	const bin = postgresBinDir();
 	const owner = clusterOwner();
+	const bin = reachableBy(owner, postgresBinDir());
 	const user = 'n8n';
 	const port = await freePort();
 	const logFile = path.join(artifactsDir, 'logs', `${name}.log`);
@@ -181,7 +336,10 @@ export async function startPostgres(name = 'postgres'): Promise<PostgresService>
 		);
 	} catch (error) {
 		rmSync(dataDir, { recursive: true, force: true });
-		throw new Error(`initdb failed: ${(error as { stderr?: Buffer }).stderr?.toString() ?? error}`);
+		const as = owner ? ` (as user ${owner.name})` : '';
+		throw new Error(
+			`initdb failed${as}: ${(error as { stderr?: Buffer }).stderr?.toString() || error}`,
+		);
 	}
 	const args = [
 		'-D',
@@ -201,8 +359,8 @@ export async function startPostgres(name = 'postgres'): Promise<PostgresService>
 		'-c',
 		'max_connections=200',
 	];
-	const isReady = path.join(bin, 'pg_isready');
 	let child: ChildProcess;
+	let version = '';
 	const run = async () => {
 		child = spawnInGroup(path.join(bin, 'postgres'), args, { ...asOwner, logFile });
 		await waitFor(
@@ -210,14 +368,8 @@ export async function startPostgres(name = 'postgres'): Promise<PostgresService>
 			child,
 			logFile,
 			async () => {
-				try {
-					execFileSync(isReady, ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-t', '1'], {
-						stdio: 'ignore',
-					});
-					return true;
-				} catch {
-					return false;
-				}
+				version = await postgresHandshake(port, user, 'postgres');
+				return true;
 			},
 			30_000,
 		);
@@ -239,5 +391,5 @@ export async function startPostgres(name = 'postgres'): Promise<PostgresService>
 		await sleep(downMs);
 		await run();
 	};
-	return { port, logFile, user, database: 'postgres', stop, restart };
+	return { port, logFile, user, database: 'postgres', version, stop, restart };
 }

@@ -31,6 +31,8 @@ export interface QueueState {
 	frontUrl: string;
 	/** The cluster's Redis (127.0.0.1), where n8n's Bull keeps its queue. */
 	redisPort: number;
+	/** The cluster's PostgreSQL (127.0.0.1): its port, user and database. */
+	postgres: { port: number; user: string; database: string };
 	processes: QueueProcess[];
 }
 

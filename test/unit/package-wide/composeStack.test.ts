@@ -19,6 +19,7 @@ import {
 import { trackedFiles } from '../nodeClasses';
 
 interface ComposeService {
+	image?: string;
 	build?: { dockerfile: string };
 	stop_grace_period?: string;
 	command?: string;
@@ -114,6 +115,14 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 		const env = stackEnv(here as Parameters<typeof stackEnv>[0]);
 		const changed = Object.keys(env).filter((key) => env[key] !== shippedEnv[key]);
 		expect(changed.sort()).toEqual([...STACK_ADDRESS_KEYS].sort());
+	});
+
+	it("runs PostgreSQL 17 or newer (n8n 2.41 warns on older ones), the twin's major version", () => {
+		const composeMajor = Number(/^postgres:(\d+)-alpine$/.exec(services.postgres.image ?? '')?.[1]);
+		const runtime = readFileSync(path.join(repoRoot, 'scripts', 'postgres-runtime.sh'), 'utf8');
+		const twinMajor = Number(/^VERSION=(\d+)\.\d+\.\d+/m.exec(runtime)?.[1]);
+		expect(composeMajor).toBeGreaterThanOrEqual(17);
+		expect(twinMajor).toBe(composeMajor);
 	});
 
 	it("gives every n8n process more time to stop than n8n's own 30 s shutdown, as deploy/update.sh does", () => {
