@@ -42,6 +42,7 @@ const notRepeatedInQueueMode = [
 module.exports = {
 	// CI's summary reads what each run reports (only with CI_SUMMARY_DIR set: see .ci/run).
 	reporters: ['default', '<rootDir>/scripts/ci-jest-report.js'],
+	testSequencer: '<rootDir>/scripts/jest-sequencer.js',
 	projects: [
 		project('unit'),
 		project('engine', {

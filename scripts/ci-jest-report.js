@@ -1,10 +1,28 @@
 // A jest reporter for CI's summary (scripts/ci-summary.mjs): with CI_SUMMARY_DIR set, each jest run
 // writes its counts, the phase it ran in (CI_PHASE) and when its last test ended, so the summary
 // can show what jest itself does not print: the time a run stays alive after its last test.
-const { mkdirSync, writeFileSync } = require('node:fs');
+const { appendFileSync, mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 class CiJestReport {
+	// A line per test file as it ends (phase, project, file, seconds, failed tests): the summary's
+	// slowest files, and the moment .ci/run starts the queue suite.
+	onTestResult(test, result) {
+		const dir = process.env.CI_SUMMARY_DIR;
+		if (!dir) return;
+		mkdirSync(dir, { recursive: true });
+		const seconds = ((result.perfStats.end - result.perfStats.start) / 1000).toFixed(1);
+		const failed = result.numFailingTests + (result.testExecError ? 1 : 0);
+		const line = [
+			process.env.CI_PHASE ?? '',
+			test.context.config.displayName?.name ?? '',
+			path.relative(process.cwd(), test.path),
+			seconds,
+			failed,
+		].join('\t');
+		appendFileSync(path.join(dir, 'files.tsv'), `${line}\n`);
+	}
+
 	onRunComplete(_contexts, results) {
 		const dir = process.env.CI_SUMMARY_DIR;
 		if (!dir) return;

@@ -90,3 +90,15 @@ console.log(
 		: `n8n faults tolerated by a test: ${[...byKind].map(([kind, n]) => `${kind} ×${n}`).join(', ')}`,
 );
 for (const [kind, detail] of faults) console.log(`  ${kind}: ${detail}`);
+
+// The slowest test files, wherever they ran: where CI's time goes.
+const files = lines(path.join(dir, 'files.tsv'))
+	.map(([phase, project, file, seconds]) => ({ phase, project, file, seconds: Number(seconds) }))
+	.sort((a, b) => b.seconds - a.seconds)
+	.slice(0, 12);
+if (files.length > 0) {
+	console.log('slowest test files:');
+	for (const { project, file, seconds } of files) {
+		console.log(`  ${Math.round(seconds)} s  ${file} (${project})`);
+	}
+}
