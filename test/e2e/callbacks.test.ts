@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
+import { ENDPOINTS } from '../../nodes/shared/endpoints';
 import { PhotoEnvelope } from '../../simulator/schemas';
 import type { DeliveryRecord, PayloadKind } from '../../simulator/server';
 import type { WorkflowNode } from './harness/client';
@@ -27,15 +28,8 @@ const TRIGGER = CALLBACK_TRIGGER;
 /** The trigger secrets this file set, looked for in n8n's logs at the end. */
 const callbackSecrets: string[] = [];
 
-/** The trigger kind each simulator payload kind must be recognised as. */
-const KIND: Record<PayloadKind, string> = {
-	'review-job': 'reviewJob',
-	'ecommerce-search': 'productSearch',
-	'photo-search': 'photoSearch',
-	'social-scrape': 'socialScrape',
-	'video-request': 'videoRequest',
-	'review-index': 'reviewIndex',
-};
+/** Every kind of the endpoint table, in its order: the simulator names each as the trigger must. */
+const KINDS = ENDPOINTS.callbackKinds.map(({ value }) => value as PayloadKind);
 
 /** Every item the trigger produced, over all executions of the workflow. */
 async function triggerItems(workflowId: string, executions: number) {
@@ -59,7 +53,7 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 
 		const deliveries = await simulator.waitForDeliveries(6, 20_000);
 		expect(deliveries.map((d) => [d.kind, d.state, d.finalStatus])).toEqual(
-			(Object.keys(KIND) as PayloadKind[]).map((kind) => [kind, 'delivered', 200]),
+			KINDS.map((kind) => [kind, 'delivered', 200]),
 		);
 		const items = (await triggerItems(id, 6)).map((output) => {
 			expect(output).toHaveLength(1);
@@ -70,11 +64,11 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 			expect({ ref: delivery.ref, item }).toEqual({
 				ref: delivery.ref,
 				item: {
-					kind: KIND[delivery.kind],
+					kind: delivery.kind,
 					id: String(delivery.ref),
 					outcome: 'completed',
 					payload: asDelivered(delivery.payload),
-					...deliveryMarks(KIND[delivery.kind], String(delivery.ref), delivery.payload),
+					...deliveryMarks(delivery.kind, String(delivery.ref), delivery.payload),
 				},
 			});
 		}
