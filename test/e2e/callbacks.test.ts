@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { ENDPOINTS } from '../../nodes/shared/endpoints';
 import { PhotoEnvelope } from '../../simulator/schemas';
 import type { DeliveryRecord, PayloadKind } from '../../simulator/server';
 import type { WorkflowNode } from './harness/client';
@@ -28,8 +27,15 @@ const TRIGGER = CALLBACK_TRIGGER;
 /** The trigger secrets this file set, looked for in n8n's logs at the end. */
 const callbackSecrets: string[] = [];
 
-/** Every kind of the endpoint table, in its order: the simulator names each as the trigger must. */
-const KINDS = ENDPOINTS.callbackKinds.map(({ value }) => value as PayloadKind);
+/** The kinds this file submits, in order; the simulator names each as the trigger must. */
+const KINDS: PayloadKind[] = [
+	'reviewJob',
+	'productSearch',
+	'photoSearch',
+	'socialScrape',
+	'videoRequest',
+	'reviewIndex',
+];
 
 /** Every item the trigger produced, over all executions of the workflow. */
 async function triggerItems(workflowId: string, executions: number) {
