@@ -17,7 +17,7 @@
  * call `send` themselves (a trigger's activation hooks, the editor's list search). Wait for
  * Completion is an operation's own business: it wraps its `prepare` (waiting/wait.ts).
  *
- * Three shapes serve one operation each and stay, being what that operation's endpoint is:
+ * Some shapes serve one operation each, and stay because they are what its endpoint is:
  * `FollowUp` and `Pages` (Photo Post → Get Results: a status read before the results, which come
  * in pages), `Batched` (Add Many: the only endpoint that takes many items) and `AnsweredItem`
  * (Scraping Delivery → Read, which sends nothing but still gets the loop's Continue On Fail and
