@@ -7,16 +7,12 @@
  */
 import { Agent, request } from 'undici';
 
+import type { CallbackKindName } from '../nodes/shared/endpoints';
 import type { CallbackRetryOptions } from './config';
 import { cachingLookup } from './lookup';
 
-export type PayloadKind =
-	| 'review-job'
-	| 'ecommerce-search'
-	| 'photo-search'
-	| 'social-scrape'
-	| 'video-request'
-	| 'review-index';
+/** The endpoint table's name of a callback's kind, as the triggers' `kind` gives it. */
+export type PayloadKind = CallbackKindName;
 
 export interface DeliveryAttempt {
 	/** When the POST was sent (after any pacing). */

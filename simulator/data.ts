@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 
+import type { ScheduleTarget } from '../nodes/shared/endpoints';
 import { isoDate } from './clock';
 import type {
 	EcommerceProductBody,
@@ -383,7 +384,7 @@ export function generateSocialPost(url: string): SocialPostBody {
 // ---------------------------------------------------------------- review index
 
 export function generateReviewIndexResults(
-	endpoint: 'profiles' | 'reviews',
+	endpoint: ScheduleTarget<'riapi'>,
 	key: string,
 ): Array<Record<string, unknown>> {
 	const random = seededRandom(seedOf('review-index', endpoint, key));

@@ -11,7 +11,7 @@ export const API_PREFIXES: Record<ApiName, string> = {
 	video: '/video',
 	photo: '/photo',
 	social: '/social',
-	'review-index': '/review-index',
+	reviewIndex: '/review-index',
 };
 
 export const CONTROL_PREFIX = '/__sim';

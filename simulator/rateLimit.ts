@@ -21,7 +21,7 @@ export class RateLimiter {
 		const limits = this.limits();
 		const perSecond = api === 'review' ? limits.review : limits.apiKey;
 		// The review index authenticates by query parameter and its rate is not described.
-		if (perSecond === null || api === 'review-index') return true;
+		if (perSecond === null || api === 'reviewIndex') return true;
 		const credential = api === 'review' ? headers['spiderman-token'] : headers['x-api-key'];
 		const key = `${api}\u0000${credential ?? ''}`;
 		const now = performance.now();

@@ -6,6 +6,11 @@
  */
 import { z } from 'zod';
 
+import {
+	SCHEDULE_TARGETS,
+	type ScheduleService as ScheduleServiceName,
+} from '../nodes/shared/endpoints';
+
 const int = z.number().int();
 const count = int.nonnegative();
 
@@ -212,11 +217,9 @@ export const ReviewJobCallback = z
 // ---------------------------------------------------- scheduling (docs/service-facts.md#schedules)
 
 export const Frequency = z.enum(['daily', 'weekly', 'monthly']);
-export const ScheduleService = z.enum(['rsapi', 'riapi']);
-export const SCHEDULE_ENDPOINTS = {
-	rsapi: ['add', 'add_bulk'],
-	riapi: ['profiles', 'reviews'],
-} as const;
+export const ScheduleService = z.enum(
+	Object.keys(SCHEDULE_TARGETS) as [ScheduleServiceName, ...ScheduleServiceName[]],
+);
 
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -246,7 +249,7 @@ export const ScheduleCreateRequest = z
 	})
 	.strict()
 	.superRefine((value, ctx) => {
-		const allowed: readonly string[] = SCHEDULE_ENDPOINTS[value.service];
+		const allowed: readonly string[] = SCHEDULE_TARGETS[value.service];
 		if (!allowed.includes(value.endpoint)) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
@@ -643,7 +646,7 @@ export const ReviewIndexCallback = z
 	.object({
 		request_id: z.string(),
 		status: z.literal('completed'),
-		endpoint: z.enum(['profiles', 'reviews']),
+		endpoint: z.enum(SCHEDULE_TARGETS.riapi),
 		credits_used: count,
 		request_metadata: JsonObject,
 		results: z.array(JsonObject),
@@ -659,7 +662,7 @@ export const API_NAMES = [
 	'video',
 	'photo',
 	'social',
-	'review-index',
+	'reviewIndex',
 ] as const;
 
 export const FAULT_KINDS = [

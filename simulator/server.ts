@@ -178,7 +178,7 @@ export class Simulator implements SimRuntime, ControlTarget {
 			videoScraperUrl: `${origin}${API_PREFIXES.video}`,
 			photoScraperUrl: `${origin}${API_PREFIXES.photo}`,
 			socialScraperUrl: `${origin}${API_PREFIXES.social}`,
-			reviewIndexUrl: `${origin}${API_PREFIXES['review-index']}`,
+			reviewIndexUrl: `${origin}${API_PREFIXES.reviewIndex}`,
 			controlUrl: `${origin}${CONTROL_PREFIX}`,
 		};
 	}

@@ -1,4 +1,10 @@
 /** In-memory store of everything the simulated service holds. `reset()` replaces it with a new one. */
+import {
+	ENDPOINTS,
+	type CallbackKindName,
+	type CallbackKindRow,
+	type ScheduleTarget,
+} from '../nodes/shared/endpoints';
 import { isoWithOffset } from './clock';
 import { generateRespondJobs, RESPOND_JOB_FIRST_ID, stableUuid } from './data';
 import type {
@@ -70,10 +76,35 @@ export interface ScheduleRecord {
 
 export interface ReviewIndexJob {
 	request_id: string;
-	endpoint: 'profiles' | 'reviews';
+	endpoint: ScheduleTarget<'riapi'>;
 	created_at: Date;
 	callback: string | null;
 }
+
+/**
+ * The record the service keeps of each kind of work. A kind not named here (a new row of the
+ * endpoint table) keeps the common shape of an asynchronous request.
+ */
+interface KnownWork {
+	reviewJob: ReviewJob;
+	productSearch: EcommerceSearch;
+	photoSearch: PhotoRequest;
+	socialScrape: SocialRequest;
+	videoRequest: VideoRequest;
+	reviewIndex: ReviewIndexJob;
+}
+
+export type WorkOf<K extends CallbackKindName> = K extends keyof KnownWork
+	? KnownWork[K]
+	: AsyncRequest<Record<string, unknown>, unknown>;
+
+/** The work of each callback kind of the endpoint table, by the id its callbacks carry. */
+export type WorkMaps = {
+	readonly [K in CallbackKindName]: Map<
+		CallbackKindRow<K>['idField'] extends 'job_id' ? number : string,
+		WorkOf<K>
+	>;
+};
 
 export interface RequestLogEntry {
 	seq: number;
@@ -127,14 +158,11 @@ function subjectsOf(entry: RequestLogEntry): string[] {
 }
 
 export class SimState {
-	readonly reviewJobs = new Map<number, ReviewJob>();
+	readonly work = Object.fromEntries(
+		ENDPOINTS.callbackKinds.map(({ value }) => [value, new Map()]),
+	) as WorkMaps;
 	respondJobs: RespondJobBody[];
-	readonly ecommerceSearches = new Map<string, EcommerceSearch>();
-	readonly photoRequests = new Map<string, PhotoRequest>();
-	readonly socialRequests = new Map<string, SocialRequest>();
-	readonly videoRequests = new Map<string, VideoRequest>();
 	readonly schedules = new Map<number, ScheduleRecord>();
-	readonly reviewIndexJobs = new Map<string, ReviewIndexJob>();
 	readonly requestLog: RequestLogEntry[] = [];
 	rateLimited = 0;
 	/** The account's credits left; null: it never runs out. */
@@ -171,7 +199,7 @@ export class SimState {
 
 	isKnownJobId(jobId: number): boolean {
 		return (
-			this.reviewJobs.has(jobId) ||
+			this.work.reviewJob.has(jobId) ||
 			(jobId >= RESPOND_JOB_FIRST_ID && this.respondJobs.some((job) => job.job_id === jobId))
 		);
 	}
@@ -197,18 +225,18 @@ export class SimState {
 	}
 
 	counts(): Counts {
-		const ecommerceSearches = this.ecommerceSearches.size;
-		const photoSearches = this.photoRequests.size;
+		const ecommerceSearches = this.work.productSearch.size;
+		const photoSearches = this.work.photoSearch.size;
 		return {
 			jobs: this.totals.jobs,
 			bulkJobs: this.totals.bulkJobs,
 			searches: ecommerceSearches + photoSearches,
 			ecommerceSearches,
 			photoSearches,
-			scrapes: this.socialRequests.size,
-			videoRequests: this.videoRequests.size,
+			scrapes: this.work.socialScrape.size,
+			videoRequests: this.work.videoRequest.size,
 			schedules: this.totals.schedules,
-			reviewIndexJobs: this.reviewIndexJobs.size,
+			reviewIndexJobs: this.work.reviewIndex.size,
 			rateLimited: this.rateLimited,
 		};
 	}

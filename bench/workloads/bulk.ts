@@ -78,7 +78,7 @@ export async function bulk({ env, quick }: BenchContext): Promise<BenchResult> {
 		simulator.reset();
 		const posted = expectOk(await post(url, body), what);
 		const requests = countRequests(simulator, path);
-		const jobs = simulator.state.reviewJobs.size;
+		const jobs = simulator.state.work.reviewJob.size;
 		if (jobs !== items) throw new Error(`${what}: ${jobs} jobs queued for ${items} items`);
 		return { ms: posted.ms, requests };
 	};

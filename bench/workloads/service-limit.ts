@@ -83,7 +83,7 @@ export async function serviceLimit({ env, quick }: BenchContext): Promise<BenchR
 				requests: countRequests(simulator, path),
 				refused429: simulator.state.requestLog.filter((e) => e.responseStatus === 429).length,
 				failed: output.filter((item) => item.success !== true).length,
-				jobs: simulator.state.reviewJobs.size,
+				jobs: simulator.state.work.reviewJob.size,
 			};
 			log(
 				`  ${what}: ${count} profiles in ${Math.round(sample.ms)} ms, ${sample.requests} requests, ${sample.refused429} answered 429, ${sample.failed} failed, ${sample.jobs} jobs`,

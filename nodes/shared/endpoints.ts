@@ -53,8 +53,10 @@ export interface Endpoint {
 	/** The kinds of callback its work delivers. */
 	callbacks?: readonly string[];
 	/**
-	 * Keys of its request, and of what the service echoes, that hold a callback address: one may
-	 * carry the trigger's secret or n8n's resume signature, so the redaction hides it.
+	 * Keys of its request, and of what the service echoes, that hold a callback address. The
+	 * reachability check reads its own row's keys in its request. The redaction hides the secret
+	 * (the trigger's, or n8n's resume signature) under every row's keys in whatever comes back:
+	 * a delivery's kind is read from its shape, which proves nothing of where it came from.
 	 */
 	callbackKeys?: readonly string[];
 }
@@ -65,13 +67,27 @@ export interface EndpointTable {
 	endpoints: readonly Endpoint[];
 }
 
+/**
+ * What a schedule can call (docs/service-facts.md#schedules): each target service's endpoints, by
+ * the names the service gives them. The review index API is the target of riapi schedules only.
+ */
+export const SCHEDULE_TARGETS = {
+	rsapi: ['add', 'add_bulk'],
+	riapi: ['profiles', 'reviews'],
+} as const;
+
+export type ScheduleService = keyof typeof SCHEDULE_TARGETS;
+export type ScheduleTarget<S extends ScheduleService = ScheduleService> =
+	(typeof SCHEDULE_TARGETS)[S][number];
+
 const ENVELOPE = ['results', 'summary', 'pagination'];
 const POST_URL = ['request_metadata.url', 'request_metadata.get_comments'];
 /** The review index names its endpoint; a payload that does is of no other kind. */
-const REVIEW_INDEX = { endpoint: ['profiles', 'reviews'] };
+const REVIEW_INDEX = { endpoint: SCHEDULE_TARGETS.riapi };
 const NOT_REVIEW_INDEX = { notEquals: REVIEW_INDEX };
 
-export const ENDPOINTS: EndpointTable = {
+/** The table's rows as written, which the types below read. */
+const ROWS = {
 	callbackKinds: [
 		{
 			// The review job record (docs/service-facts.md#callback-payloads).
@@ -232,7 +248,27 @@ export const ENDPOINTS: EndpointTable = {
 			callbackKeys: ['callback_url'],
 		},
 	],
-};
+} as const satisfies EndpointTable;
+
+export const ENDPOINTS: EndpointTable = ROWS;
+
+/** A kind of callback, by the one name the table, the triggers' output and the simulator use. */
+export type CallbackKindName = (typeof ROWS.callbackKinds)[number]['value'];
+
+/** A kind's row as written: its `idField`, its `records`. */
+export type CallbackKindRow<K extends CallbackKindName = CallbackKindName> = Extract<
+	(typeof ROWS.callbackKinds)[number],
+	{ value: K }
+>;
+
+type RouteOf<Row> = Row extends { method: infer M extends string; path: infer P extends string }
+	? `${M} ${P}`
+	: never;
+
+/** An endpoint of `api`, as `endpointRequest` names it: 'GET /v1/requests/:request_id'. */
+export type Route<A extends ApiName = ApiName> = RouteOf<
+	Extract<(typeof ROWS.endpoints)[number], { api: A }>
+>;
 
 /** `table` with more rows: what a test declares in memory (new kinds are tried last). */
 export function withRows(table: EndpointTable, rows: Partial<EndpointTable>): EndpointTable {

@@ -30,14 +30,12 @@ function search(ctx: RouteContext) {
 		pagination: { current_page: 1, page_size: outcome.found.length, total_pages: 1 },
 		summary: outcome.summary,
 	};
-	rt.state.ecommerceSearches.set(requestId, {
+	rt.state.work.productSearch.set(requestId, {
 		request_id: requestId,
 		created_at: new Date(),
 		callbackPayload,
 	});
-	rt.completeLater(() =>
-		rt.deliver(request.callback, callbackPayload, 'ecommerce-search', requestId),
-	);
+	rt.completeLater(() => rt.deliver(request.callback, callbackPayload, 'productSearch', requestId));
 	if (rt.config.ecommerceResponse === 'ack') {
 		return json(200, { request_id: requestId, status: 'created', message: 'Search created' });
 	}

@@ -68,12 +68,12 @@ function submit(ctx: RouteContext) {
 		},
 		results,
 	};
-	rt.state.photoRequests.set(request.request_id, request);
+	rt.state.work.photoSearch.set(request.request_id, request);
 	runLifecycle(rt, request, () => {
 		const total = request.results.length;
 		const payload = { ...envelope(request, 1, Math.max(total, 1)) };
 		payload.pagination = { total, page: 1, per_page: total, total_pages: 1 };
-		rt.deliver(input.callback_url, payload, 'photo-search', request.request_id);
+		rt.deliver(input.callback_url, payload, 'photoSearch', request.request_id);
 	});
 	return json(200, {
 		status: 'created',
@@ -83,7 +83,7 @@ function submit(ctx: RouteContext) {
 }
 
 function results(ctx: RouteContext) {
-	const request = ctx.rt.state.photoRequests.get(ctx.params.request_id);
+	const request = ctx.rt.state.work.photoSearch.get(ctx.params.request_id);
 	if (!request) return notFound();
 	const query = PhotoResultsQuery.safeParse(ctx.query);
 	if (!query.success) return schedulingError(400, 'Invalid request', formatZodError(query.error));
@@ -93,7 +93,7 @@ function results(ctx: RouteContext) {
 }
 
 function status(ctx: RouteContext) {
-	const request = ctx.rt.state.photoRequests.get(ctx.params.request_id);
+	const request = ctx.rt.state.work.photoSearch.get(ctx.params.request_id);
 	return request ? json(200, statusRecord(request)) : notFound();
 }
 

@@ -89,7 +89,7 @@ export function resyncReviewJob(
 	jobId: number,
 	addReviews = 1,
 ): ReviewJobCallbackBody | string {
-	const job = rt.state.reviewJobs.get(jobId);
+	const job = rt.state.work.reviewJob.get(jobId);
 	if (!job) return `Review job ${jobId} not found`;
 	if (job.state !== 'complete') return `Review job ${jobId} is ${job.state}, not complete`;
 	if (!job.params.callback) return `Review job ${jobId} has no callback`;
@@ -98,7 +98,7 @@ export function resyncReviewJob(
 	job.reviews = [...added, ...job.reviews];
 	job.last_crawl = new Date();
 	const record = reviewJobRecord(job);
-	rt.deliver(job.params.callback, record, 'review-job', job.job_id);
+	rt.deliver(job.params.callback, record, 'reviewJob', job.job_id);
 	return record;
 }
 
@@ -118,7 +118,7 @@ export function createReviewJob(
 		resyncs: 0,
 		maintenanceRetries: 0,
 	};
-	rt.state.reviewJobs.set(job.job_id, job);
+	rt.state.work.reviewJob.set(job.job_id, job);
 	rt.completeLater(() => {
 		const maintenance = [params.url, params.query]
 			.map((text) => text && MAINTENANCE_MARKER.exec(text)?.[1])
@@ -164,7 +164,7 @@ function finishCrawl(rt: SimRuntime, job: ReviewJob): void {
 	job.state = invalid ? 'invalid_url' : 'complete';
 	job.last_crawl = new Date();
 	if (!params.callback) return;
-	rt.deliver(params.callback, reviewJobRecord(job), 'review-job', job.job_id);
+	rt.deliver(params.callback, reviewJobRecord(job), 'reviewJob', job.job_id);
 }
 
 /**
@@ -172,7 +172,8 @@ function finishCrawl(rt: SimRuntime, job: ReviewJob): void {
  * (docs/service-facts.md#review-api-errors).
  */
 function unknownDiffJob(rt: SimRuntime, params: ProfileAddParams): string | undefined {
-	if (params.diff === undefined || rt.state.reviewJobs.has(Number(params.diff))) return undefined;
+	if (params.diff === undefined || rt.state.work.reviewJob.has(Number(params.diff)))
+		return undefined;
 	return `No diff job exists with id ${String(params.diff)}`;
 }
 

@@ -5,6 +5,7 @@
  * docs/service-facts.md#schedules forbids supplying it), answer a SubmitAck and call back
  * `callback` (query or body) with a ReviewIndexCallback once complete.
  */
+import type { ScheduleTarget } from '../../nodes/shared/endpoints';
 import { generateReviewIndexResults } from '../data';
 import {
 	type ApiDefinition,
@@ -15,7 +16,7 @@ import {
 } from '../http';
 import type { ReviewIndexCallbackBody } from '../schemas';
 
-function createJob(endpoint: 'profiles' | 'reviews') {
+function createJob(endpoint: ScheduleTarget<'riapi'>) {
 	return (ctx: RouteContext) => {
 		const { rt } = ctx;
 		const { api_key: _secret, ...query } = ctx.query;
@@ -26,7 +27,7 @@ function createJob(endpoint: 'profiles' | 'reviews') {
 				(value): value is string => typeof value === 'string' && value.length > 0,
 			) ?? null;
 		const requestId = rt.state.newRequestId('review-index');
-		rt.state.reviewIndexJobs.set(requestId, {
+		rt.state.work.reviewIndex.set(requestId, {
 			request_id: requestId,
 			endpoint,
 			created_at: new Date(),
@@ -43,14 +44,14 @@ function createJob(endpoint: 'profiles' | 'reviews') {
 				request_metadata: metadata,
 				results,
 			};
-			rt.deliver(callback, payload, 'review-index', requestId);
+			rt.deliver(callback, payload, 'reviewIndex', requestId);
 		});
 		return json(200, { status: 'created', message: 'Request created', request_id: requestId });
 	};
 }
 
 export const reviewIndexApi: ApiDefinition = {
-	name: 'review-index',
+	name: 'reviewIndex',
 	authenticate: (ctx) =>
 		ctx.query.api_key === ctx.rt.config.apiKey ? null : schedulingError(401, 'Invalid API key'),
 	error: (status, message, details) => schedulingError(status, message, details ?? null),

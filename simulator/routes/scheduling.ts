@@ -164,7 +164,7 @@ function runCall(rt: SimRuntime, record: ScheduleRecord): ApiCall {
 				body: sendsBody ? schedule.payload.body : undefined,
 			}
 		: {
-				api: 'review-index',
+				api: 'reviewIndex',
 				method: 'POST',
 				path: `/${target}`,
 				query: { ...query, api_key: rt.config.apiKey },
@@ -203,7 +203,7 @@ export async function fireSchedule(
 	});
 	if (schedule.disabled) return skip('disabled');
 	const stillRunning = record.lastRunJobIds.some((id) =>
-		PENDING_STATES.has(rt.state.reviewJobs.get(id)?.state ?? ''),
+		PENDING_STATES.has(rt.state.work.reviewJob.get(id)?.state ?? ''),
 	);
 	if (stillRunning && !options.ignorePending) return skip('pending');
 

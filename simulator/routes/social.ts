@@ -51,9 +51,9 @@ function submit(ctx: RouteContext) {
 		},
 		results: [generateSocialPost(input.url)],
 	};
-	rt.state.socialRequests.set(request.request_id, request);
+	rt.state.work.socialScrape.set(request.request_id, request);
 	runLifecycle(rt, request, () =>
-		rt.deliver(input.callback_url, envelope(request), 'social-scrape', request.request_id),
+		rt.deliver(input.callback_url, envelope(request), 'socialScrape', request.request_id),
 	);
 	return json(200, {
 		status: 'created',
@@ -63,7 +63,7 @@ function submit(ctx: RouteContext) {
 }
 
 function find(ctx: RouteContext) {
-	return ctx.rt.state.socialRequests.get(ctx.params.request_id);
+	return ctx.rt.state.work.socialScrape.get(ctx.params.request_id);
 }
 
 export const socialApi: ApiDefinition = {

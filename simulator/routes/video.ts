@@ -38,12 +38,12 @@ export function seedVideoRequest(
 		},
 		results: [],
 	};
-	rt.state.videoRequests.set(request.request_id, request);
+	rt.state.work.videoRequest.set(request.request_id, request);
 	if (seed.status === undefined) {
 		runLifecycle(rt, request, () => {
 			const callback = seed.request_metadata?.callback_url;
 			if (callback) {
-				rt.deliver(callback, statusRecord(request), 'video-request', request.request_id);
+				rt.deliver(callback, statusRecord(request), 'videoRequest', request.request_id);
 			}
 		});
 	}
@@ -59,7 +59,7 @@ export const videoApi: ApiDefinition = {
 			method: 'GET',
 			path: '/v1/requests/:request_id',
 			handler: (ctx) => {
-				const request = ctx.rt.state.videoRequests.get(ctx.params.request_id);
+				const request = ctx.rt.state.work.videoRequest.get(ctx.params.request_id);
 				return request ? json(200, statusRecord(request)) : notFound();
 			},
 		},

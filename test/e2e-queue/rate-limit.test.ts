@@ -71,7 +71,7 @@ it('four executions of 50 Adds on two workers: 200 jobs, 0 failed, 0 duplicates,
 	expect(acks.every((ack) => ack.success === true)).toBe(true);
 
 	const perUrl = new Map<string, number>();
-	for (const job of simulator.state.reviewJobs.values()) {
+	for (const job of simulator.state.work.reviewJob.values()) {
 		perUrl.set(String(job.params.url), (perUrl.get(String(job.params.url)) ?? 0) + 1);
 	}
 	expect(perUrl.size).toBe(200);

@@ -27,15 +27,15 @@ const TRIGGER = CALLBACK_TRIGGER;
 /** The trigger secrets this file set, looked for in n8n's logs at the end. */
 const callbackSecrets: string[] = [];
 
-/** The trigger kind each simulator payload kind must be recognised as. */
-const KIND: Record<PayloadKind, string> = {
-	'review-job': 'reviewJob',
-	'ecommerce-search': 'productSearch',
-	'photo-search': 'photoSearch',
-	'social-scrape': 'socialScrape',
-	'video-request': 'videoRequest',
-	'review-index': 'reviewIndex',
-};
+/** The kinds this file submits, in order; the simulator names each as the trigger must. */
+const KINDS: PayloadKind[] = [
+	'reviewJob',
+	'productSearch',
+	'photoSearch',
+	'socialScrape',
+	'videoRequest',
+	'reviewIndex',
+];
 
 /** Every item the trigger produced, over all executions of the workflow. */
 async function triggerItems(workflowId: string, executions: number) {
@@ -59,7 +59,7 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 
 		const deliveries = await simulator.waitForDeliveries(6, 20_000);
 		expect(deliveries.map((d) => [d.kind, d.state, d.finalStatus])).toEqual(
-			(Object.keys(KIND) as PayloadKind[]).map((kind) => [kind, 'delivered', 200]),
+			KINDS.map((kind) => [kind, 'delivered', 200]),
 		);
 		const items = (await triggerItems(id, 6)).map((output) => {
 			expect(output).toHaveLength(1);
@@ -70,11 +70,11 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 			expect({ ref: delivery.ref, item }).toEqual({
 				ref: delivery.ref,
 				item: {
-					kind: KIND[delivery.kind],
+					kind: delivery.kind,
 					id: String(delivery.ref),
 					outcome: 'completed',
 					payload: asDelivered(delivery.payload),
-					...deliveryMarks(KIND[delivery.kind], String(delivery.ref), delivery.payload),
+					...deliveryMarks(delivery.kind, String(delivery.ref), delivery.payload),
 				},
 			});
 		}

@@ -220,7 +220,7 @@ describe('examples/', () => {
 			expect(second.status).toBe('success');
 
 			type Job = { job_id: number; source_url: string; reviews: ReviewJobReviewBody[] };
-			const [early, late] = deliveredPayloads<Job>('review-job');
+			const [early, late] = deliveredPayloads<Job>('reviewJob');
 			expect(early.reviews).toHaveLength(5);
 			expect(late.reviews).toHaveLength(blocks);
 			const lateOnly = late.reviews.filter((r) => !early.reviews.some((e) => e.id === r.id));
@@ -288,7 +288,7 @@ describe('examples/', () => {
 			expect(simulator.counts().jobs).toBe(2);
 
 			const rows = await dataTableRows(client, 'profile_submissions');
-			const jobs = [...simulator.state.reviewJobs.values()];
+			const jobs = [...simulator.state.work.reviewJob.values()];
 			expect(rows.map(({ name, url, status }) => ({ name, url, status }))).toEqual(
 				expect.arrayContaining([
 					{ ...refusedFirst, status: 'queued' },
@@ -318,7 +318,7 @@ describe('examples/', () => {
 
 			const execution = await runManualExample(example, 'example-weekly-prices', 'onReceived');
 			expect(execution.status).toBe('success');
-			const searches = [...simulator.state.ecommerceSearches.values()];
+			const searches = [...simulator.state.work.productSearch.values()];
 			expect(searches).toHaveLength(1);
 			const products = searches[0].callbackPayload.results as EcommerceProductBody[];
 			expect(products).toHaveLength(limit);
@@ -362,7 +362,7 @@ describe('examples/', () => {
 				const second = await runManualExample(example, 'example-hashtag-posts-2', 'onReceived');
 				expect(second.status).toBe('success');
 
-				const [early, late] = deliveredPayloads<{ results: PhotoPostBody[] }>('photo-search');
+				const [early, late] = deliveredPayloads<{ results: PhotoPostBody[] }>('photoSearch');
 				expect(early.results).toHaveLength(6);
 				expect(late.results).toHaveLength(10);
 				const lateOnly = late.results.filter(

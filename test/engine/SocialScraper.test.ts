@@ -35,7 +35,7 @@ async function completedPhotoSearch(): Promise<string> {
 }
 
 const storedPostIds = (requestId: string) =>
-	context.sim.state.photoRequests.get(requestId)!.results.map((post) => post.post_id);
+	context.sim.state.work.photoSearch.get(requestId)!.results.map((post) => post.post_id);
 
 // A request refused with 429 (the service's 10 per second, which timer jitter on a loaded machine
 // can reach) is not a read: the transport sends it again, and only the answered one counts.

@@ -59,8 +59,6 @@ export interface OperationWorkflow {
 		items?: [IDataObject, IDataObject];
 		/** Parameters the matrix sets over the file's. */
 		parameters?: INodeParameters;
-		/** Checks every item before sending any: a bad one stops the run before the first request. */
-		checksAllFirst?: boolean;
 	};
 }
 

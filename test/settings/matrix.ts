@@ -42,8 +42,6 @@ export interface Row {
 	marker?: (refused: IDataObject) => string;
 	/** The subject (`simulator.submissions()`) of the good item, for operations that submit. */
 	goodSubject?: (good: IDataObject) => string;
-	/** Checks every profile before sending any: a bad one stops the run before the first request. */
-	checksAllFirst?: boolean;
 }
 
 /** The simulator completes requests on its compressed clock: a few polls. */
@@ -161,7 +159,6 @@ export function rowOf(workflow: OperationWorkflow): Row {
 		api: last.api as ApiName,
 		method: last.method,
 		parameters,
-		checksAllFirst: settings.checksAllFirst,
 		items: async (sim, tag) => {
 			if (workflow.configure) sim.configure(workflow.configure);
 			const answered = workflow.before
@@ -316,23 +313,19 @@ export function expectOutcome(
 	items: IDataObject[],
 	observed: Observed,
 ): void {
-	// n8n tries again after an error, or (continuing) when the first item is an error item: the
-	// refused item is first, so with Retry On Fail the second try is where it passes.
-	const refusedPasses = !observed.refused || (retry && !(onError === 'stop' && row.checksAllFirst));
-	if (row.goodSubject) {
-		expect(observed.goodSent).toBe(onError === 'stop' && row.checksAllFirst ? 0 : 1);
-	}
-
 	if (onError === 'stop') {
+		// The item refused before sending stops every try with nothing sent.
 		expect(observed.status).toBe('error');
-		// The first try stops at the service's refusal of item 0 (or, checking every profile first,
-		// at item 2); a second try gets item 0 through and stops at item 2.
-		const failingItem = retry || row.checksAllFirst || !observed.refused ? 2 : 0;
-		expect(observed.error?.itemIndex).toBe(failingItem);
-		if (failingItem === 0) expect(observed.error?.message).toBe(REFUSAL);
-		else expect(observed.error?.message).not.toBe(REFUSAL);
+		expect(observed.error?.itemIndex).toBe(2);
+		expect(observed.error?.message).not.toBe(REFUSAL);
+		if (row.goodSubject) expect(observed.goodSent).toBe(0);
 		return;
 	}
+
+	// n8n tries again when the first output item is an error item: the refused item is first, so
+	// with Retry On Fail the second try is where it passes.
+	const refusedPasses = !observed.refused || retry;
+	if (row.goodSubject) expect(observed.goodSent).toBe(1);
 
 	expect(observed.status).toBe('success');
 	const all = observed.outputs.flat();

@@ -99,7 +99,7 @@ describe('control HTTP API', () => {
 		const deliveries = await control('GET /deliveries', { query: { min: 1, timeoutMs: 2000 } });
 		expect(deliveries.status).toBe(200);
 		expect(deliveries.body).toEqual([
-			expect.objectContaining({ kind: 'review-job', state: 'delivered', ref: 10001 }),
+			expect.objectContaining({ kind: 'reviewJob', state: 'delivered', ref: 10001 }),
 		]);
 		expect((await control('POST /schedules/999/fire')).status).toBe(404);
 		const tooMany = await control('GET /deliveries', { query: { min: 5, timeoutMs: 30 } });

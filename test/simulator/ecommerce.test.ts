@@ -200,7 +200,7 @@ describe('callback and response mode', () => {
 		const deliveries = await suite.sim.waitForDeliveries(1, 2000);
 		expect(deliveries).toHaveLength(1);
 		expect(deliveries[0]).toMatchObject({
-			kind: 'ecommerce-search',
+			kind: 'productSearch',
 			state: 'delivered',
 			ref: response.request_id,
 		});

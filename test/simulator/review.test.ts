@@ -66,7 +66,7 @@ describe('POST /api/v2/profiles/add', () => {
 		});
 		const [delivery] = await suite.sim.waitForDeliveries(1, 2000);
 		expect(delivery).toMatchObject({
-			kind: 'review-job',
+			kind: 'reviewJob',
 			state: 'delivered',
 			attempts: 1,
 			ref: response.body.job_id,
@@ -122,8 +122,8 @@ describe('POST /api/v2/profiles/add', () => {
 
 		const jobIn = async (url: string, state: string, timeoutMs: number) => {
 			const jobId = (await add({ url, callback: suite.receiver.url })).body.job_id as number;
-			await eventually(() => suite.sim.state.reviewJobs.get(jobId)?.state === state, timeoutMs);
-			return { jobId, job: () => suite.sim.state.reviewJobs.get(jobId) };
+			await eventually(() => suite.sim.state.work.reviewJob.get(jobId)?.state === state, timeoutMs);
+			return { jobId, job: () => suite.sim.state.work.reviewJob.get(jobId) };
 		};
 
 		it('is crawled again at each retry and completes at the one its URL names, with its callback', async () => {

@@ -253,7 +253,7 @@ describe('firing schedules', () => {
 		expect(suite.sim.counts().reviewIndexJobs).toBe(1);
 		const call = suite.sim.requests().find((entry) => entry.origin === 'schedule')!;
 		expect(call).toMatchObject({
-			api: 'review-index',
+			api: 'reviewIndex',
 			path: '/reviews',
 			query: { api_key: suite.sim.config.apiKey, profile: 'p-9' },
 		});

@@ -56,7 +56,7 @@ describe('photo-sharing scraper', () => {
 		expect(early.pagination.total).toBe(0);
 
 		const [delivery] = await suite.sim.waitForDeliveries(1, 2000);
-		expect(delivery).toMatchObject({ kind: 'photo-search', state: 'delivered', ref: id });
+		expect(delivery).toMatchObject({ kind: 'photoSearch', state: 'delivered', ref: id });
 		const payload = PhotoEnvelope.parse(suite.receiver.received[0].body);
 		expect(payload.status).toBe('completed');
 		expect(payload.request_metadata.external_identifier).toBe('ext-1');
@@ -78,7 +78,10 @@ describe('photo-sharing scraper', () => {
 	it('passes through in_progress halfway', async () => {
 		suite.sim.configure({ completionDelayMs: 400 });
 		const id = await submitPhoto();
-		await eventually(() => suite.sim.state.photoRequests.get(id)!.status === 'in_progress', 1000);
+		await eventually(
+			() => suite.sim.state.work.photoSearch.get(id)!.status === 'in_progress',
+			1000,
+		);
 		expect(PhotoStatusRecord.parse(await status('photo', id)).status).toBe('in_progress');
 	});
 

@@ -1,17 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorItem, failedItemJson } from '../errorOutput';
-import { notSentAgain, retryMemory } from '../host/retryMemory';
-import { refuseUnreachableCallbacks } from './callbackReachability';
-import { linkedItems, withAcceptedNote } from './router';
-import {
-	markMaybeAccepted,
-	mayHaveBeenAccepted,
-	send,
-	toNodeError,
-	type ServiceRequest,
-} from './transport';
+import { markMaybeAccepted, type ServiceRequest } from './transport';
 
 /** What one input item gives a bulk request: entries to send, or one refused before sending. */
 export type BatchEntry =
@@ -33,17 +23,7 @@ export interface Bulk {
 	describeAccepted(label: string, answer: IDataObject, body: IDataObject): string;
 }
 
-interface Entry {
-	itemIndex: number;
-	label: string;
-	body: IDataObject;
-	/** Its request alone: what its callback is checked in and its retry memory is keyed by. */
-	request: ServiceRequest;
-	/** One per entry (or per item that failed whole), in input order: its output's place. */
-	position: number;
-}
-
-interface Refusal {
+export interface Refusal {
 	label: string;
 	itemIndex: number;
 	message: string;
@@ -51,131 +31,34 @@ interface Refusal {
 }
 
 /**
- * The input's entries sent in bulk requests of `bulk.size`, one request after the other (the
- * transport paces them). Every entry is read and checked first: a bad one stops the run before
- * anything is sent, so the input is never left half sent. A bulk answer has one element per entry,
- * in order; `success: false` is that entry's refusal, which fails the run after the other entries
- * went through, naming what was accepted (Continue On Fail: an item per entry instead). Retry On
- * Fail's memory (host/retryMemory.ts) is kept per entry, so a retry's requests may be cut
- * differently and never carry an accepted entry again.
+ * A bulk answer has one element per entry, in order; otherwise which entries the service accepted
+ * cannot be told, and each of them may have been.
  */
-export async function sendInBatches(
-	this: IExecuteFunctions,
-	entriesOf: (itemIndex: number) => BatchEntry[],
+export function elementsOf(
+	node: INode,
+	answer: unknown,
+	count: number,
 	bulk: Bulk,
-): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const continueOnFail = this.continueOnFail();
-	const memory = retryMemory.call(this);
-	const outputs: INodeExecutionData[][] = [];
-	const acceptedAs: string[] = [];
-	const accepted = () => acceptedAs.filter((description) => description !== undefined);
-	const stop = (error: NodeApiError | NodeOperationError) =>
-		withAcceptedNote(error, bulk.entryName, accepted());
-	const fail = (position: number, itemIndex: number, error: unknown, extra?: IDataObject) => {
-		const nodeError = toNodeError(node, error, itemIndex);
-		if (!continueOnFail) throw stop(nodeError);
-		outputs[position] = [errorItem.call(this, nodeError, itemIndex, extra)];
-	};
-	const take = (entry: Entry, answer: IDataObject) => {
-		memory?.rememberAccepted(entry.position, entry.request, answer);
-		outputs[entry.position] = linkedItems(answer, entry.itemIndex);
-		acceptedAs[entry.position] = bulk.describeAccepted(entry.label, answer, entry.body);
-	};
-
-	const toSend: Entry[] = [];
-	let rememberedCount = 0;
-	for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
-		let entries: BatchEntry[];
-		try {
-			entries = entriesOf(itemIndex);
-		} catch (error) {
-			fail(outputs.push([]) - 1, itemIndex, error);
-			continue;
-		}
-		for (const found of entries) {
-			const position = outputs.push([]) - 1;
-			if ('error' in found) {
-				fail(position, itemIndex, found.error, found.extra);
-				continue;
-			}
-			const { label, body } = found;
-			const request = bulk.request([body]);
-			const field = label === `item ${itemIndex}` ? 'Callback URL' : `Callback URL of ${label}`;
-			try {
-				await refuseUnreachableCallbacks.call(this, request, itemIndex, { field });
-				const earlier = memory?.recall(position, request);
-				if (earlier?.accepted === 'maybe') throw notSentAgain(earlier.error);
-				const entry = { itemIndex, label, body, request, position };
-				if (!earlier) toSend.push(entry);
-				else {
-					take(entry, earlier.answer as IDataObject);
-					rememberedCount++;
-				}
-			} catch (error) {
-				fail(position, itemIndex, error);
-			}
-		}
-	}
-
-	const refusals: Refusal[] = [];
-	for (let start = 0; start < toSend.length; start += bulk.size) {
-		const batch = toSend.slice(start, start + bulk.size);
-		const { itemIndex } = batch[0];
-		const request = bulk.request(batch.map(({ body }) => body));
-		let answers: IDataObject[];
-		try {
-			answers = elementsOf(node, await send.call(this, { ...request, itemIndex }), batch, bulk);
-		} catch (error) {
-			if (mayHaveBeenAccepted(error)) {
-				for (const { position, request } of batch) {
-					memory?.rememberMaybeAccepted(position, request, error as Error);
-				}
-			}
-			const requestError = toNodeError(node, error, itemIndex);
-			if (!continueOnFail) throw stop(requestError);
-			for (const entry of batch) {
-				outputs[entry.position] = [errorItem.call(this, requestError, entry.itemIndex)];
-			}
-			continue;
-		}
-		for (const [index, entry] of batch.entries()) {
-			const answer = answers[index] ?? {};
-			if (answer.success !== false) {
-				take(entry, answer);
-				continue;
-			}
-			const message = String(answer.message ?? `The service refused this ${bulk.entryName}`);
-			refusals.push({
-				label: entry.label,
-				itemIndex: entry.itemIndex,
-				message,
-				status: answer.status,
-			});
-			const json = failedItemJson(this, { ...answer, error: message }, undefined, answer);
-			outputs[entry.position] = [{ json, pairedItem: { item: entry.itemIndex } }];
-		}
-	}
-	if (refusals.length > 0 && !continueOnFail) {
-		const entryCount = toSend.length + rememberedCount;
-		throw refusalsError(node, bulk.entryName, refusals, entryCount, accepted());
-	}
-	return outputs.flat();
-}
-
-/** One element per entry; otherwise which entries the service accepted cannot be told. */
-function elementsOf(node: INode, answer: unknown, batch: Entry[], bulk: Bulk): IDataObject[] {
-	if (Array.isArray(answer) && answer.length === batch.length) return answer as IDataObject[];
+	itemIndex: number,
+): IDataObject[] {
+	if (Array.isArray(answer) && answer.length === count) return answer as IDataObject[];
 	throw markMaybeAccepted(
 		new NodeOperationError(
 			node,
-			`The bulk response has ${Array.isArray(answer) ? answer.length : 'no'} elements for ${batch.length} ${bulk.entryName}s`,
-			{ itemIndex: batch[0].itemIndex },
+			`The bulk response has ${Array.isArray(answer) ? answer.length : 'no'} elements for ${count} ${bulk.entryName}s`,
+			{ itemIndex },
 		),
 	);
 }
 
-function refusalsError(
+/** An element with `success: false` is that entry's refusal, the other entries' fate its own. */
+export function refusalMessage(element: IDataObject, bulk: Bulk): string | undefined {
+	if (element.success !== false) return undefined;
+	return String(element.message ?? `The service refused this ${bulk.entryName}`);
+}
+
+/** The run's error when the service refused entries of bulk answers and accepted the others. */
+export function refusalsError(
 	node: INode,
 	entryName: string,
 	refusals: Refusal[],

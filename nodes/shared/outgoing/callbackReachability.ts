@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHookFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CALLBACK_KEYS, redactCallbackUrl } from '../redact';
+import { redactCallbackUrl } from '../redact';
 import { optionsCollection } from './descriptions';
 import { serviceBaseUrl, type ApiName, type ServiceRequest } from './transport';
 
@@ -106,15 +106,20 @@ interface CallbackFound {
 	position?: number;
 }
 
-function callbacksIn(value: unknown, position?: number, found: CallbackFound[] = []) {
+function callbacksIn(
+	value: unknown,
+	keys: readonly string[],
+	position?: number,
+	found: CallbackFound[] = [],
+) {
 	if (Array.isArray(value)) {
-		value.forEach((element, index) => callbacksIn(element, index, found));
+		value.forEach((element, index) => callbacksIn(element, keys, index, found));
 	} else if (typeof value === 'object' && value !== null) {
 		for (const [key, child] of Object.entries(value as IDataObject)) {
-			if (CALLBACK_KEYS.has(key) && typeof child === 'string' && child.trim() !== '') {
+			if (keys.includes(key) && typeof child === 'string' && child.trim() !== '') {
 				found.push({ url: child.trim(), position });
 			} else {
-				callbacksIn(child, position, found);
+				callbacksIn(child, keys, position, found);
 			}
 		}
 	}
@@ -144,7 +149,9 @@ export async function refuseUnreachableCallbacks(
 	itemIndex: number,
 	source: CallbackSource = {},
 ): Promise<void> {
-	const callbacks = [...callbacksIn(request.qs), ...callbacksIn(request.body)];
+	// Where its endpoint's row says the service reads a callback address.
+	const keys = request.callbackKeys ?? [];
+	const callbacks = [...callbacksIn(request.qs, keys), ...callbacksIn(request.body, keys)];
 	if (callbacks.length === 0) return;
 	const baseUrl = await baseUrlOnce(this, request.api);
 	if (baseUrl === undefined || unreachableHost(baseUrl)) return;

@@ -2,6 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
+import type { INodeProperties } from 'n8n-workflow';
+
 import {
 	burstTable,
 	resumeTable,
@@ -13,7 +15,7 @@ import {
 import { patternsFile, patternsPage, renderPatternsPage } from '../../../bench/lib/patternsTable';
 import { markdown, resultsDir, type Report } from '../../../bench/lib/report';
 import { callbackKindsPage, withCallbackKinds } from '../../../scripts/callback-kinds-table';
-import { repoRoot } from '../nodeClasses';
+import { packageNodes, repoRoot } from '../nodeClasses';
 
 // report.ts formats with prettier, which jest's VM cannot load; markdown() does not use it.
 jest.mock('prettier', () => ({}));
@@ -106,5 +108,114 @@ describe('generated parts of the docs', () => {
 						.status !== 0,
 			);
 		expect(notInHistory).toEqual([]);
+	});
+});
+
+/**
+ * The lists of operations the README and docs/results-delivery.md keep by hand, in sentences, are
+ * checked against the nodes' descriptions: a new operation fails here until they name it.
+ */
+describe('hand-kept lists of operations', () => {
+	type Option = { name: string; value: string };
+	const optionsOf = (property?: INodeProperties) => (property?.options ?? []) as Option[];
+	const nodes = packageNodes.map(({ node }) => node.description);
+	/** Each node's resources, by name, with the names of their operations. */
+	const operations = nodes.map(({ displayName, properties }) => {
+		const resources = optionsOf(properties.find(({ name }) => name === 'resource'));
+		const operationsOf = (resource: string) =>
+			optionsOf(
+				properties.find(
+					({ name, displayOptions }) =>
+						name === 'operation' && displayOptions?.show?.resource?.includes(resource),
+				),
+			);
+		return {
+			displayName,
+			resources: resources.map(({ name, value }) => ({
+				name,
+				value,
+				operations: operationsOf(value),
+			})),
+		};
+	});
+	const readme = read(join(repoRoot, 'README.md'));
+
+	/**
+	 * "Resource → Op, Op (note); Resource → Op." as resource and operation names: an item that
+	 * starts with a capital is an operation ("Search with keyword …" names Search), and a semicolon
+	 * or a full stop ends a resource's list.
+	 */
+	function listed(text: string): Record<string, string[]> {
+		const lists: Record<string, string[]> = {};
+		let current: string[] | undefined;
+		const flat = text.replace(/\([^)]*\)/g, '').replace(/\s+/g, ' ');
+		for (const [, piece, end] of flat.matchAll(/([^;,.]+)([;,.]|$)/g)) {
+			const item = piece.trim();
+			const arrow = /^([A-Z][\w-]*(?: [A-Z][\w-]*)*) → (.+)$/.exec(item);
+			if (arrow) current = lists[arrow[1]] = [arrow[2]];
+			else if (current && /^[A-Z]/.test(item)) current.push(item);
+			if (end !== ',') current = undefined;
+		}
+		return lists;
+	}
+	/** The operation an item names: the longest name it starts with ("Get Many …" is Get Many). */
+	const nameOf = (item: string, names: string[]) =>
+		names
+			.filter((name) => new RegExp(`^${name}\\b`).test(item))
+			.sort((a, b) => b.length - a.length)[0];
+
+	it.each(operations.filter(({ resources }) => resources.length > 0))(
+		"the README's section of $displayName names each of its operations, and no other",
+		({ displayName, resources }) => {
+			const start = readme.indexOf(`### ${displayName}\n`);
+			expect(start).toBeGreaterThan(-1);
+			const body = readme.indexOf('\n', start);
+			const section = readme.slice(body, readme.indexOf('\n#', body)).split('[docs/')[0];
+			const lists = listed(section);
+			expect(Object.keys(lists).sort()).toEqual(resources.map(({ name }) => name).sort());
+			for (const resource of resources) {
+				const names = resource.operations.map(({ name }) => name);
+				const given = lists[resource.name].map((item) => nameOf(item, names));
+				const missing = names.filter((name) => !given.includes(name));
+				const unknown = lists[resource.name].filter((_, index) => given[index] === undefined);
+				expect({ resource: resource.name, missing, unknown }).toEqual({
+					resource: resource.name,
+					missing: [],
+					unknown: [],
+				});
+			}
+		},
+	);
+
+	const waiting = operations
+		.flatMap(({ resources }) =>
+			resources.flatMap(({ name, value, operations: ops }) =>
+				ops
+					.filter(({ value: operation }) =>
+						nodes.some(({ properties }) =>
+							properties.some(
+								(property) =>
+									property.name === 'waitForCompletion' &&
+									property.displayOptions?.show?.resource?.includes(value) &&
+									property.displayOptions?.show?.operation?.includes(operation),
+							),
+						),
+					)
+					.map((operation) => `${name} → ${operation.name}`),
+			),
+		)
+		.sort();
+
+	it.each([
+		['README.md', /turn it on in ([^|]+) \|/],
+		['docs/results-delivery.md', /\*\*Wait for Completion\*\* \(([^;]+);/],
+	])('%s names the operations that can wait for completion', (file, where) => {
+		const text = where.exec(read(join(repoRoot, file)))?.[1].replace(/\s+/g, ' ');
+		const lists = listed(text ?? '');
+		const given = Object.entries(lists)
+			.flatMap(([resource, items]) => items.map((item) => `${resource} → ${item}`))
+			.sort();
+		expect(waiting.length).toBeGreaterThan(3);
+		expect(given).toEqual(waiting);
 	});
 });

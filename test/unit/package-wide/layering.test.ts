@@ -127,3 +127,29 @@ describe('nodes/shared is split by side', () => {
 		expect(elsewhere).toEqual([]);
 	});
 });
+
+describe('the simulator and the shipped code', () => {
+	const importsIn = (folder: string) =>
+		tsFiles(join(repoRoot, folder)).flatMap((file) =>
+			[...readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)].map(([, target]) => ({
+				file: relative(repoRoot, file),
+				target: relative(repoRoot, resolve(dirname(file), target)),
+			})),
+		);
+
+	it('shipped code imports nothing of the simulator or the tests', () => {
+		const wrong = ['nodes', 'credentials'].flatMap((folder) =>
+			importsIn(folder).filter(({ target }) => /^(simulator|test|bench|scripts)\//.test(target)),
+		);
+		expect(wrong).toEqual([]);
+	});
+
+	// The simulator names kinds, routes and schedule targets as the nodes do; what it imports of
+	// them is the table alone, which imports nothing of the package.
+	it('the simulator takes the endpoint table from nodes/, and nothing else', () => {
+		const fromNodes = importsIn('simulator').filter(({ target }) => target.startsWith('nodes/'));
+		expect(fromNodes.length).toBeGreaterThan(0);
+		expect(fromNodes.filter(({ target }) => target !== 'nodes/shared/endpoints')).toEqual([]);
+		expect(importsOf(join(shared, 'endpoints.ts'))).toEqual([]);
+	});
+});

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sendInBatches, type BatchEntry } from '../../../shared/outgoing/batches';
+import type { BatchEntry, Bulk } from '../../../shared/outgoing/batches';
 import {
 	allowPrivateCallbackOption,
 	hintNoDestination,
@@ -16,6 +16,7 @@ import { optionsCollection, toolDescriptionField } from '../../../shared/outgoin
 import { AUTO_MAP_PROFILES_FROM } from '../../versions';
 import { PROFILE_KEYS, readProfile } from '../../../shared/outgoing/profile';
 import { profileFields } from '../../../shared/outgoing/profileFields';
+import { Batched } from '../../../shared/outgoing/router';
 import type { ServiceRequest } from '../../../shared/outgoing/transport';
 import { FieldReader } from '../../../shared/outgoing/validation';
 import {
@@ -147,7 +148,7 @@ export function bulkRequest(profiles: IDataObject[]): ServiceRequest {
  * are read once unless they hold an expression: reading a parameter per item is what makes the
  * item modes cost what an expression costs.
  */
-function prepare(
+function entriesReader(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): (itemIndex: number) => BatchEntry[] {
@@ -202,17 +203,30 @@ function prepare(
 	};
 }
 
-/**
- * Every input item's profiles, checked, then sent in bulk requests of Batch Size profiles. Not
- * async, so that it adds no frame between the node and its HTTP call (the code map counts them).
- */
-export function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const entriesOf = prepare.call(this, this.getInputData());
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	return sendInBatches.call(this, entriesOf, {
-		entryName: 'profile',
-		size: Math.max(1, Math.floor(Number(options.batchSize ?? DEFAULT_BATCH_SIZE))),
-		request: bulkRequest,
-		describeAccepted: describeAcceptedProfile,
-	});
+/** A failed bulk request stops the run before the next one carries more profiles. */
+export const oneAtATime = true;
+
+/** What a run reads once, not per item: the input mode, the node's defaults, the batch size. */
+const runs = new WeakMap<
+	IExecuteFunctions,
+	{ entriesOf: (itemIndex: number) => BatchEntry[]; bulk: Bulk }
+>();
+
+/** An item's profiles, checked, for the router to send in bulk requests of Batch Size profiles. */
+export function prepare(this: IExecuteFunctions, itemIndex: number): Batched {
+	let run = runs.get(this);
+	if (!run) {
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		run = {
+			entriesOf: entriesReader.call(this, this.getInputData()),
+			bulk: {
+				entryName: 'profile',
+				size: Math.max(1, Math.floor(Number(options.batchSize ?? DEFAULT_BATCH_SIZE))),
+				request: bulkRequest,
+				describeAccepted: describeAcceptedProfile,
+			},
+		};
+		runs.set(this, run);
+	}
+	return new Batched(run.entriesOf(itemIndex), run.bulk);
 }

@@ -1,20 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { SCHEDULE_TARGETS, type ScheduleService } from '../../endpoints';
 import { checkProfileObject } from '../profile';
 import type { FieldReader } from '../validation';
-import {
-	FREQUENCIES,
-	REVIEW_INDEX_ENDPOINT_OPTIONS,
-	REVIEW_SCRAPER_ENDPOINT_OPTIONS,
-} from './scheduleOptions';
+import { FREQUENCIES } from './scheduleOptions';
 
-export const SERVICES = ['rsapi', 'riapi'] as const;
-const valuesOf = (options: Array<{ value: string }>) => options.map(({ value }) => value);
-
-export const ENDPOINTS: Record<(typeof SERVICES)[number], string[]> = {
-	rsapi: valuesOf(REVIEW_SCRAPER_ENDPOINT_OPTIONS),
-	riapi: valuesOf(REVIEW_INDEX_ENDPOINT_OPTIONS),
-};
+const SERVICES = Object.keys(SCHEDULE_TARGETS) as ScheduleService[];
 
 /** Where each target API's own credential would go: the service adds it to every run itself. */
 const OWN_CREDENTIALS = {
@@ -58,11 +49,11 @@ const isEmpty = (value: IDataObject | IDataObject[] | undefined) =>
 export function buildScheduleBody(read: FieldReader, input: ScheduleInput): IDataObject {
 	// Rule 1: service, endpoint and frequency are required.
 	const service = read.requiredString('Service', input.service);
-	if (!(SERVICES as readonly string[]).includes(service)) {
+	if (!(SERVICES as string[]).includes(service)) {
 		throw read.fail('Service', `must be one of ${SERVICES.join(', ')}, got "${service}"`);
 	}
 	const endpoint = read.requiredString('Endpoint', input.endpoint);
-	const endpoints = ENDPOINTS[service as (typeof SERVICES)[number]];
+	const endpoints: readonly string[] = SCHEDULE_TARGETS[service as ScheduleService];
 	if (!endpoints.includes(endpoint)) {
 		throw read.fail(
 			'Endpoint',
@@ -83,7 +74,7 @@ export function buildScheduleBody(read: FieldReader, input: ScheduleInput): IDat
 	}
 
 	// Rule 3: the service adds the target's own credential itself.
-	const own = OWN_CREDENTIALS[service as (typeof SERVICES)[number]];
+	const own = OWN_CREDENTIALS[service as ScheduleService];
 	const given = Object.keys(input[own.in] ?? {}).find((name) => name.toLowerCase() === own.key);
 	if (given) {
 		throw read.fail(own.field, `must not contain "${given}": the service adds ${own.what} itself`);

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENDPOINTS, type ApiName, type EndpointTable } from '../../endpoints';
+import { ENDPOINTS, type ApiName, type EndpointTable, type Route } from '../../endpoints';
 
 export type { ApiName };
 
@@ -28,6 +28,8 @@ export interface ServiceRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
+	/** Its row's keys that hold a callback address: where the reachability check looks. */
+	callbackKeys?: readonly string[];
 }
 
 interface ApiAddress {
@@ -102,16 +104,25 @@ export function requireBaseUrl(
 
 /**
  * The request for one endpoint of the endpoint table, named by its method and path
- * (`'GET /v1/requests/:request_id'`), its path parameters filled in. The method and path come from
- * the table, so an operation cannot call an endpoint the table does not declare: asking for one
- * throws at once, as the programming error it is.
+ * (`'GET /v1/requests/:request_id'`), its path parameters filled in. The route is typed from the
+ * table, so an operation cannot name an endpoint the table does not declare: that fails to compile.
  */
-export function endpointRequest(
+export function endpointRequest<A extends ApiName>(
+	api: A,
+	route: Route<A>,
+	pathParams: Record<string, string | number> = {},
+	parts: Pick<ServiceRequest, 'qs' | 'body'> = {},
+): ServiceRequest {
+	return tableRequest(ENDPOINTS, api, route, pathParams, parts);
+}
+
+/** `endpointRequest` from any table (a test's, with rows declared in memory), checked as it runs. */
+export function tableRequest(
+	table: EndpointTable,
 	api: ApiName,
 	route: string,
 	pathParams: Record<string, string | number> = {},
 	parts: Pick<ServiceRequest, 'qs' | 'body'> = {},
-	table: EndpointTable = ENDPOINTS,
 ): ServiceRequest {
 	const endpoint = table.endpoints.find(
 		(candidate) => candidate.api === api && `${candidate.method} ${candidate.path}` === route,
@@ -124,5 +135,6 @@ export function endpointRequest(
 		}
 		return encodeURIComponent(String(value));
 	});
-	return { api, method: endpoint.method, path, ...parts };
+	const { callbackKeys } = endpoint;
+	return { api, method: endpoint.method, path, ...parts, ...(callbackKeys && { callbackKeys }) };
 }

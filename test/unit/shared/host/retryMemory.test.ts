@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { runOperation, type ItemOperation } from '../../../../nodes/shared/outgoing/router';
+import { runOperation, type Operation } from '../../../../nodes/shared/outgoing/router';
 import { itemOf, serviceContext, type ServiceAnswer } from '../../helpers';
 
 /**
@@ -33,7 +33,7 @@ function tries(
 	return { contextFor, sent };
 }
 
-const submit: ItemOperation = {
+const submit: Operation = {
 	description: [],
 	prepare: (i: number) => ({
 		request: { api: 'review', method: 'POST', path: '/probe', qs: { i } },
@@ -54,7 +54,7 @@ describe("Retry On Fail's memory of what the service accepted", () => {
 	});
 
 	it('holds only submissions: reads are sent again on every try', async () => {
-		const read: ItemOperation = {
+		const read: Operation = {
 			description: [],
 			prepare: (i: number) => ({
 				request: { api: 'review', method: 'GET', path: '/probe', qs: { i } },

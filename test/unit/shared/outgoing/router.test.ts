@@ -5,7 +5,7 @@ import {
 	FollowUp,
 	ITEM_CONCURRENCY,
 	runOperation,
-	type ItemOperation,
+	type Operation,
 } from '../../../../nodes/shared/outgoing/router';
 import { itemOf, serviceContext, testNode } from '../../helpers';
 
@@ -43,7 +43,7 @@ function contextFor(
  * the answer into output (which may fail too, after the request went out).
  */
 function operation(behaviour: { badItem?: number; refusedAtSend?: number; onCheck?: () => void }) {
-	const op: ItemOperation = {
+	const op: Operation = {
 		description: [],
 		prepare(this: IExecuteFunctions, i: number) {
 			behaviour.onCheck?.();
@@ -81,11 +81,26 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 		expect(peak()).toBe(1);
 	});
 
-	it('stops at a bad item: later items send nothing, earlier ones went through', async () => {
+	it('stops at a bad item with nothing sent, the items before it included', async () => {
 		const { context, sent } = contextFor(10);
-		const op = operation({ badItem: 2 });
+		const checked: number[] = [];
+		const op = operation({ badItem: 2, onCheck: () => checked.push(checked.length) });
 		await expect(runOperation.call(context, op)).rejects.toThrow('URL is not valid (item 2)');
-		expect(sent.map(itemOf).sort((a, b) => a - b)).toEqual([0, 1]);
+		expect(sent).toEqual([]);
+		// Items after the bad one are not even read.
+		expect(checked).toEqual([0, 1, 2]);
+	});
+
+	it('with Continue On Fail, sends every good item and gives the bad one its error item', async () => {
+		const { context, sent } = contextFor(4, true);
+		const [output] = await runOperation.call(context, operation({ badItem: 2 }));
+		expect(sent.map(itemOf).sort((a, b) => a - b)).toEqual([0, 1, 3]);
+		expect(output.map((item) => [item.json.i ?? item.json.error, item.pairedItem])).toEqual([
+			[0, { item: 0 }],
+			[1, { item: 1 }],
+			['URL is not valid (item 2)', { item: 2 }],
+			[3, { item: 3 }],
+		]);
 	});
 
 	// Continue On Fail and the error output, for an item refused before sending, are
@@ -109,7 +124,7 @@ describe('the per-item loop runs items concurrently and keeps the one-by-one gua
 describe('requests that follow from an answer are declared, and sent for the same item', () => {
 	it('sends the follow-up, then every page its answer counts, and links the output to the item', async () => {
 		const { context, sent } = contextFor(1);
-		const op: ItemOperation = {
+		const op: Operation = {
 			description: [],
 			prepare: () => ({
 				request: probe(0),
