@@ -90,6 +90,16 @@ describe('Scheduled Scrape Trigger lifecycle in queue mode', () => {
 				`${state.webhookUrl}/webhook/${trigger.webhookId}/scheduled`,
 			);
 
+			// The service runs a new schedule at its time of day, never in the moment after its creation:
+			// fired once n8n has saved what activation stored (the secret the webhook process checks).
+			const saved = async () => {
+				const { staticData } = (await client.getWorkflow(workflowId)) as unknown as {
+					staticData: Record<string, { secret?: string }> | null;
+				};
+				return Boolean(staticData?.['node:Scheduled Scrape Trigger']?.secret);
+			};
+			const deadline = Date.now() + 30_000;
+			while (!(await saved()) && Date.now() < deadline) await sleep(200);
 			await simulator.fireSchedule(schedule.schedule_id);
 			const [delivery] = await simulator.waitForDeliveries(1, 20_000);
 			// The secret that main stored on activation is what the webhook process checks.
