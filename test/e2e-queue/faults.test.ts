@@ -24,6 +24,8 @@ const DELIVERIES = Number(process.env.FAULT_TEST_DELIVERIES) || 200;
 const SENDERS = 8;
 const POST_TIMEOUT_MS = 60_000;
 const SETTLE_TIMEOUT_MS = 180_000;
+/** Queue recovery runs each minute (deploy/n8n.env); the first run may be up to that late. */
+const RECOVERY_TIMEOUT_MS = 150_000;
 const EXAMPLE = 'callback-trigger-once-per-delivery.json';
 const TRIGGER = 'Scraping Callback Trigger';
 const HANDLED = 'Handle Results';
@@ -172,23 +174,41 @@ async function streamThrough(
 	return { first, resent, timelineMs, otherwiseAtMs };
 }
 
-/** Waits (bounded) until no execution of the workflow is new or running, then reads them all. */
+/**
+ * Waits (bounded) until the workflow's executions stop changing (their count by status the same
+ * over three reads, 2 s apart) with at least `acknowledged` of them, then reads them all.
+ */
 async function settled(workflowId: string, acknowledged: number): Promise<Execution[]> {
 	const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-	let newBefore = -1;
+	let last = '';
+	let sameReads = 0;
 	for (;;) {
 		const executions = await allExecutions(client, workflowId);
-		const count = (status: string) => executions.filter((e) => e.status === status).length;
-		// An execution that a killed webhook process saved but never queued stays "new" for good:
-		// settled once the count of those stops changing.
-		const ended = count('success') + count('error') + count('crashed');
-		const done = ended >= acknowledged && count('running') === 0 && count('new') === newBefore;
-		if (done || Date.now() > deadline) {
+		const counts = JSON.stringify(countBy(executions.map((e) => e.status).sort()));
+		sameReads = counts === last ? sameReads + 1 : 0;
+		last = counts;
+		const ended = executions.filter((e) => !['new', 'running'].includes(e.status)).length;
+		if ((sameReads >= 2 && ended >= acknowledged) || Date.now() > deadline) {
 			return await allExecutions(client, workflowId, { includeData: true });
 		}
-		newBefore = count('new');
 		await sleep(2000);
 	}
+}
+
+/**
+ * An execution n8n saved but could not run or finish (its database or Redis gone meanwhile) stays
+ * "new" or "running" until main's queue recovery finds no job for it and marks it crashed
+ * (n8n's ScalingService.recoverFromQueue, every N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL minutes:
+ * deploy/n8n.env sets 1). Waits (bounded) for that.
+ */
+async function danglingMarkedCrashed(workflowId: string): Promise<number> {
+	const dangling = async () =>
+		(await allExecutions(client, workflowId)).filter((e) => ['new', 'running'].includes(e.status))
+			.length;
+	const found = await dangling();
+	const deadline = Date.now() + RECOVERY_TIMEOUT_MS;
+	while (found > 0 && (await dangling()) > 0 && Date.now() < deadline) await sleep(5000);
+	return found;
 }
 
 const idsIn = (value: unknown, tag: string) => [
@@ -202,11 +222,14 @@ function countBy(values: Array<string | number>): Record<string, number> {
 }
 
 /**
- * docs/production.md's way back for an execution n8n failed after answering its delivery
- * "received": its public API's retry (POST /executions/{id}/retry). Gives the ids retried.
+ * docs/production.md's way back for an execution n8n failed or crashed after answering its
+ * delivery "received": its public API's retry (POST /executions/{id}/retry); Remove Duplicates
+ * keeps a job whose delivery also came again from being handled twice. Gives the ids retried.
  */
 async function retryFailed(workflowId: string): Promise<string[]> {
-	const failed = (await allExecutions(client, workflowId)).filter((e) => e.status === 'error');
+	const failed = (await allExecutions(client, workflowId)).filter((e) =>
+		['error', 'crashed'].includes(e.status),
+	);
 	for (const execution of failed) {
 		await client.api('POST', `/executions/${execution.id}/retry`, { loadWorkflow: false });
 	}
@@ -225,6 +248,7 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 	]);
 	let executions = await settled(workflowId, everAcknowledged.size);
 	const statusesBeforeRetry = countBy(executions.map((e) => e.status));
+	const markedCrashed = await danglingMarkedCrashed(workflowId);
 	const retried = await retryFailed(workflowId);
 	if (retried.length > 0) executions = await settled(workflowId, everAcknowledged.size);
 	const succeededFor = new Map<string, number>();
@@ -245,6 +269,7 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 		sentAgain: resent.size,
 		executions: executions.length,
 		statusesBeforeRetry,
+		markedCrashed,
 		retried: retried.length,
 		statuses,
 		succeeded: statuses.success ?? 0,
@@ -253,6 +278,12 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 		executionsTwice: [...succeededFor.values()].filter((count) => count > 1).length,
 		handledTwice: [...handledFor.values()].filter((count) => count > 1).length,
 		noAnswers: countBy(noAnswers.splice(0)),
+		// Why what did not succeed, retries included, failed.
+		failures: countBy(
+			executions
+				.filter((e) => e.status !== 'success')
+				.map((e) => `${e.status}: ${e.data?.resultData.error?.message ?? 'no error saved'}`),
+		),
 		timelineMs,
 		// When the deliveries answered otherwise than 2xx were answered: first, middle, last.
 		otherwiseAtMs: [0, 0.5, 1].map(
