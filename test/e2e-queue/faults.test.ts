@@ -11,6 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import { defaultOwner, N8nClient, type Execution } from '../e2e/harness/client';
@@ -56,6 +58,15 @@ let cluster: QueueCluster;
 let client: N8nClient;
 const report: Record<string, unknown> = {};
 
+/**
+ * Where "Handle Results" posts each item it handles: the user's own side effect (a sheet, a
+ * database), counted here, since an execution that crashed while n8n's database was away may have
+ * handled its job and saved nothing of it.
+ */
+const handledBodies: string[] = [];
+let sink: Server;
+let sinkUrl: string;
+
 beforeAll(async () => {
 	cluster = await startQueueCluster({
 		tarball: readState().tarball,
@@ -73,10 +84,21 @@ beforeAll(async () => {
 	client = new N8nClient(cluster.main.url);
 	await client.signIn(defaultOwner);
 	client.apiKey = await client.createApiKey('faults');
+	sink = createServer((req, res) => {
+		let body = '';
+		req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+		req.on('end', () => {
+			handledBodies.push(body);
+			res.end('{}');
+		});
+	});
+	await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+	sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/handled`;
 }, 600_000);
 
 afterAll(async () => {
 	await cluster?.stop();
+	await new Promise((resolve) => sink?.close(resolve));
 	const file = path.join(artifactsDir, 'queue', 'faults.json');
 	mkdirSync(path.dirname(file), { recursive: true });
 	writeFileSync(file, JSON.stringify(report, null, 2));
@@ -89,6 +111,20 @@ async function publishExample(name: string): Promise<{ workflowId: string; url: 
 	const workflow = prepareExample(example.workflow, { credentials: {}, n8nUrl: cluster.front.url });
 	const trigger = workflow.nodes.find((node) => node.name === TRIGGER)!;
 	trigger.webhookId = randomUUID();
+	const handle = workflow.nodes.find((node) => node.name === HANDLED)!;
+	Object.assign(handle, {
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters: {
+			method: 'POST',
+			url: sinkUrl,
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody: '={{ JSON.stringify($json) }}',
+			options: {},
+		},
+	});
 	const { id } = await client.createWorkflow({ ...workflow, name });
 	await client.activate(id);
 	const url = `${cluster.front.url}/webhook/${trigger.webhookId}/callback`;
@@ -258,8 +294,9 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 		for (const id of idsIn(runData[TRIGGER], tag)) {
 			if (execution.status === 'success') succeededFor.set(id, (succeededFor.get(id) ?? 0) + 1);
 		}
-		for (const id of idsIn(runData[HANDLED], tag))
-			handledFor.set(id, (handledFor.get(id) ?? 0) + 1);
+	}
+	for (const body of handledBodies) {
+		for (const id of idsIn(body, tag)) handledFor.set(id, (handledFor.get(id) ?? 0) + 1);
 	}
 	const statuses = countBy(executions.map((e) => e.status));
 	const figures = {
