@@ -345,11 +345,16 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 	return figures;
 }
 
+/** Each fault strikes once a quarter of the stream was answered 2xx (or after a minute). */
+async function aQuarterAccepted(accepted: () => number): Promise<void> {
+	const deadline = Date.now() + 60_000;
+	while (accepted() < DELIVERIES / 4 && Date.now() < deadline) await sleep(20);
+}
+
 describe(`the production stack loses no acknowledged delivery (streams of ${DELIVERIES})`, () => {
 	it('survives a webhook process killed (SIGKILL) and started again 3 s later', async () => {
 		const figures = await survives('webhook process killed', async (accepted, mark) => {
-			const deadline = Date.now() + 60_000;
-			while (accepted() < DELIVERIES / 4 && Date.now() < deadline) await sleep(20);
+			await aQuarterAccepted(accepted);
 			await cluster.killWebhook(0);
 			mark('killed');
 			await sleep(3_000);
@@ -361,8 +366,7 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 
 	it('survives PostgreSQL restarted (a fast shutdown, 3 s down), as an update of its image does', async () => {
 		const figures = await survives('PostgreSQL restarted', async (accepted, mark) => {
-			const deadline = Date.now() + 60_000;
-			while (accepted() < DELIVERIES / 4 && Date.now() < deadline) await sleep(20);
+			await aQuarterAccepted(accepted);
 			await cluster.postgres.restart(3_000);
 			mark('started again');
 		});
@@ -372,8 +376,7 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 
 	it("survives Redis restarted (3 s down) on the shipped settings (deploy/compose.yaml's append-only file)", async () => {
 		const figures = await survives('Redis restarted', async (accepted, mark) => {
-			const deadline = Date.now() + 60_000;
-			while (accepted() < DELIVERIES / 4 && Date.now() < deadline) await sleep(20);
+			await aQuarterAccepted(accepted);
 			await cluster.redis.restart(3_000);
 			mark('started again');
 		});
@@ -386,8 +389,7 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 		expect(update.order).toEqual(['main', 'webhook', 'webhook1', 'worker0', 'worker1']);
 		expect(update.graceMs).toBeGreaterThan(30_000);
 		const figures = await survives('documented update', async (accepted, mark) => {
-			const deadline = Date.now() + 60_000;
-			while (accepted() < DELIVERIES / 4 && Date.now() < deadline) await sleep(20);
+			await aQuarterAccepted(accepted);
 			for (const name of update.order) {
 				await cluster.restart(name, update.graceMs);
 				mark(`${name} restarted`);
