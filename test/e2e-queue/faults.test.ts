@@ -364,16 +364,6 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
 	}, 900_000);
 
-	it('survives PostgreSQL restarted (a fast shutdown, 3 s down), as an update of its image does', async () => {
-		const figures = await survives('PostgreSQL restarted', async (accepted, mark) => {
-			await aQuarterAccepted(accepted);
-			await cluster.postgres.restart(3_000);
-			mark('started again');
-		});
-		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
-		expect(figures.executionsTwice).toBe(0);
-	}, 900_000);
-
 	it("survives Redis restarted (3 s down) on the shipped settings (deploy/compose.yaml's append-only file)", async () => {
 		const figures = await survives('Redis restarted', async (accepted, mark) => {
 			await aQuarterAccepted(accepted);
