@@ -50,6 +50,8 @@ export async function launchBrowser(): Promise<Browser> {
 		],
 	});
 	context.setDefaultTimeout(20_000);
+	// A page load parses n8n's editor bundle: on 2 busy CPUs the first took over 20 s.
+	context.setDefaultNavigationTimeout(60_000);
 	const page = context.pages()[0] ?? (await context.newPage());
 	const pageErrors: string[] = [];
 	page.on('pageerror', (error) => pageErrors.push(error.message));
