@@ -289,10 +289,20 @@ async function mcpSession(url: string) {
 			clientInfo: { name: 'e2e', version: '1.0.0' },
 		},
 	};
+	// n8n 1.123.81 once closed the connection instead (all 45 tests, on a busy machine, right after
+	// its start): tried again the same way.
 	for (let attempt = 0; ; attempt++) {
-		const { status } = await post(initialize);
+		const status = await post(initialize).then(
+			(answer) => answer.status,
+			(error: Error) => {
+				if (attempt >= 50) throw error;
+				return 0;
+			},
+		);
 		if (status === 200) break;
-		if (status !== 404 || attempt >= 50) throw new Error(`MCP initialize: HTTP ${status}`);
+		if ((status !== 404 && status !== 0) || attempt >= 50) {
+			throw new Error(`MCP initialize: HTTP ${status}`);
+		}
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 	await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
