@@ -57,12 +57,14 @@ const BENCHES: Array<{
 	{ id: 'intake', run: callbackIntake, fullOnly: true },
 	{ id: 'intake-engine', run: expressionEngineIntake, fullOnly: true },
 	{ id: 'intake-isolates', run: isolateDiagnosis, onRequest: true },
-	{ id: 'burst', run: burst },
+	// Full mode only, as large-delivery and memory: each restarts n8n for its measurements, about 45 s
+	// of CI's time apiece. CI's end-to-end suite sends bursts and large deliveries
+	// (burst.test.ts, large-deliveries.test.ts); the typecheck keeps their code compiling.
+	{ id: 'burst', run: burst, fullOnly: true },
 	// Starts an n8n of its own for the legacy engine (a diagnostic); its cells take minutes each at 1,000.
 	{ id: 'resume-burst', run: resumeBurst, fullOnly: true },
-	// These two restart n8n for every measurement.
-	{ id: 'large-delivery', run: largeDelivery },
-	{ id: 'memory', run: memory },
+	{ id: 'large-delivery', run: largeDelivery, fullOnly: true },
+	{ id: 'memory', run: memory, fullOnly: true },
 	// Starts a queue-mode cluster of its own besides the regular n8n.
 	{ id: 'waiting', run: waitingAtScale },
 	{ id: 'patterns', run: patterns },

@@ -4,9 +4,11 @@
 const { appendFileSync, mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
+const { runsAlone } = require('./jest-sequencer');
+
 class CiJestReport {
-	// A line per test file as it ends (phase, project, file, seconds, failed tests): the summary's
-	// slowest files, and the moment .ci/run starts the queue suite.
+	// A line per test file as it ends (phase, project, file, seconds, failed tests, 1 for a file that
+	// runs alone): the summary's slowest files, and the moment .ci/run starts the queue suite.
 	onTestResult(test, result) {
 		const dir = process.env.CI_SUMMARY_DIR;
 		if (!dir) return;
@@ -19,6 +21,7 @@ class CiJestReport {
 			path.relative(process.cwd(), test.path),
 			seconds,
 			failed,
+			runsAlone(test.path) ? 1 : 0,
 		].join('\t');
 		appendFileSync(path.join(dir, 'files.tsv'), `${line}\n`);
 	}

@@ -1,15 +1,28 @@
-// The browser checks run first in their jest run: CI starts the queue suite beside the rest of the
-// end-to-end suite once they are done (.ci/run), since Chromium loading n8n's editor is what
-// timed out when that suite's cluster started at the same time.
+// Files that run first in their jest run, before anything shares the machine with them: CI starts
+// the queue suite beside the rest of the end-to-end suite once they are done (.ci/run, which reads
+// them from files.tsv). Chromium loading n8n's editor timed out beside a cluster starting; the
+// 100 MiB delivery, the resume burst and the burst load n8n on purpose, and beside the queue
+// suite's faults test a 100 MiB delivery went unanswered until the service gave up.
 const Sequencer = require('@jest/test-sequencer').default;
 
-const isBrowserCheck = (test) => test.path.endsWith('.browser.test.ts');
+const RUN_ALONE = [
+	/\.browser\.test\.ts$/,
+	/\/large-deliveries\.test\.ts$/,
+	/\/resume-burst\.test\.ts$/,
+	/\/burst\.test\.ts$/,
+];
 
-class BrowserChecksFirst extends Sequencer {
+const runsAlone = (file) => RUN_ALONE.some((pattern) => pattern.test(file));
+
+class RunAloneFirst extends Sequencer {
 	async sort(tests) {
 		const sorted = await super.sort(tests);
-		return [...sorted.filter(isBrowserCheck), ...sorted.filter((test) => !isBrowserCheck(test))];
+		return [
+			...sorted.filter((test) => runsAlone(test.path)),
+			...sorted.filter((test) => !runsAlone(test.path)),
+		];
 	}
 }
 
-module.exports = BrowserChecksFirst;
+module.exports = RunAloneFirst;
+module.exports.runsAlone = runsAlone;

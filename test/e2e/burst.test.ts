@@ -4,8 +4,8 @@
  * to a trigger other than its own Webhook node before it reads the body, and a body whose sender
  * gave up meanwhile is gone: straight to n8n, a burst loses deliveries (docs/running-at-scale.md).
  * Through the shipped HAProxy configuration (deploy/haproxy.cfg) each one starts an
- * execution, as n8n's own Webhook node followed by Scraping Delivery (the receiving pattern on
- * n8n's fast path) does straight to n8n. CI runs a burst scaled down with the sender's patience (BURST_E2E_COUNT
+ * execution; n8n's own Webhook node followed by Scraping Delivery (the receiving pattern on n8n's
+ * fast path) runs beside it, straight to n8n, and where n8n drops deliveries there it is recorded. CI runs a burst scaled down with the sender's patience (BURST_E2E_COUNT
  * deliveries, BURST_E2E_PATIENCE_MS each); the loss straight to n8n shows in bench:quick's burst
  * rows (CI's last phase), and `npm run bench -- --only=burst` runs 1,000.
  */
@@ -19,6 +19,7 @@ import {
 	type BurstOutcome,
 } from './harness/burst';
 import type { N8nClient, WorkflowNode } from './harness/client';
+import { recordN8nFault } from './harness/n8nFaults';
 import { packageName } from './harness/package';
 import { startDeliveryProxy, type DeliveryProxy } from './harness/proxy';
 import { QueueControl } from './harness/queue-control';
@@ -92,7 +93,7 @@ async function burstTo(
 	return { outcome, started: started - before, jobIds };
 }
 
-test(`${COUNT} deliveries sent at once: through the shipped HAProxy front the Callback Trigger starts one execution per delivery with its own job, as n8n's Webhook node followed by Scraping Delivery does straight to n8n`, async () => {
+test(`${COUNT} deliveries sent at once: through the shipped HAProxy front the Callback Trigger starts one execution per delivery with its own job; n8n's Webhook node followed by Scraping Delivery, straight to n8n, beside it`, async () => {
 	const pattern = fastPathDeliveryNodes(packageName);
 	// The Webhook node answers on receipt, before Scraping Delivery runs: what it answers in time is
 	// n8n's Webhook node's own figure.
@@ -108,9 +109,17 @@ test(`${COUNT} deliveries sent at once: through the shipped HAProxy front the Ca
 		[trigger],
 		productionUrl(proxy.url, trigger, 'callback'),
 	);
-	for (const burst of [fastPath, proxied]) {
-		expect(burst.started).toBe(COUNT);
-		expect(new Set(burst.jobIds).size).toBe(COUNT);
+	expect(proxied.started).toBe(COUNT);
+	expect(new Set(proxied.jobIds).size).toBe(COUNT);
+	// The pattern beside it is n8n's own code: on a loaded machine its Webhook node dropped bodies
+	// whose senders had given up (6 of 200 started in regular mode once, 145 in queue mode once),
+	// which the service sends again. Each such run shows in CI's summary; none runs a job twice.
+	expect(new Set(fastPath.jobIds).size).toBe(fastPath.started);
+	if (fastPath.started < COUNT) {
+		recordN8nFault(
+			'n8n: its Webhook node dropped deliveries of a burst',
+			`${fastPath.started} of ${COUNT} started (${state.mode} mode), ${fastPath.outcome.answeredInTime} answered within ${PATIENCE_MS} ms`,
+		);
 	}
 	// Nothing was refused: a sender that waited long enough got 200, the others gave up.
 	expect(proxied.outcome.refused + proxied.outcome.failed).toBe(0);
