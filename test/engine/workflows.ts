@@ -131,13 +131,15 @@ export function withObserved(
 	file: WorkflowFile,
 	{ requests, output, errorOutput }: Pick<OperationWorkflow, 'requests' | 'output' | 'errorOutput'>,
 ): WorkflowFile {
-	const { pinData, error: _error, errorOutput: _errorOutput, ...rest } = file;
-	const last = file.nodes[file.nodes.length - 1].name;
+	const { nodes, connections, pinData, error: _error, errorOutput: _errorOutput, ...rest } = file;
+	const last = nodes[nodes.length - 1].name;
 	const { [last]: _output, ...inputs } = pinData;
 	const failed = output.length === 1 && 'error' in output[0] && 'description' in output[0];
 	return {
-		...rest,
+		nodes,
+		connections,
 		pinData: failed ? inputs : { ...inputs, [last]: output.map((json) => ({ json })) },
+		...rest,
 		requests,
 		...(failed ? { error: output[0] as Failure } : {}),
 		...(errorOutput ? { errorOutput } : {}),

@@ -159,11 +159,6 @@ describe('hand-kept lists of operations', () => {
 		}
 		return lists;
 	}
-	/** The operation an item names: the longest name it starts with ("Get Many …" is Get Many). */
-	const nameOf = (item: string, names: string[]) =>
-		names
-			.filter((name) => new RegExp(`^${name}\\b`).test(item))
-			.sort((a, b) => b.length - a.length)[0];
 
 	it("the README's Nodes list links each node's page, the operations' one place", () => {
 		const start = readme.indexOf('## Nodes\n');
