@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type {
 	EcommerceProductBody,
 	PhotoPostBody,
@@ -394,5 +397,36 @@ describe('examples/', () => {
 				simulator.reset();
 			}
 		});
+	});
+});
+
+describe('test/engine/ workflow files', () => {
+	it('n8n saves each as a workflow and gives back its nodes, connections and pinned data', async () => {
+		const dir = join(__dirname, '..', 'engine');
+		const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+			.filter((file) => file.endsWith('.workflow.json'))
+			.sort();
+		expect(files.length).toBeGreaterThan(50);
+		const loaded = new Set((await client.nodeTypes()).map((type) => type.name));
+		for (const file of files) {
+			const { nodes, connections, pinData } = JSON.parse(
+				readFileSync(join(dir, file), 'utf8'),
+			) as WorkflowDefinition;
+			const missing = nodes.map((node) => node.type).filter((type) => !loaded.has(type));
+			expect({ file, missing }).toEqual({ file, missing: [] });
+			// n8n's public API refuses keys it does not know: the service's side stays behind.
+			const { id } = await client.createWorkflow({ name: file, nodes, connections, pinData });
+			try {
+				const saved = await client.getWorkflow(id);
+				expect({ file, ...saved }).toMatchObject({
+					file,
+					nodes: nodes.map((node) => expect.objectContaining(node)),
+					connections,
+					pinData: pinData ?? {},
+				});
+			} finally {
+				await client.deleteWorkflow(id);
+			}
+		}
 	});
 });

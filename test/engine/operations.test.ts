@@ -1,7 +1,13 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 import { startReceiver, useSimulator } from './fixtures';
-import { expectedWorkflows, operationsOfTables, runOperation } from './workflows';
+import {
+	expectedWorkflows,
+	operationsOfTables,
+	runOperation,
+	withObserved,
+	type WorkflowFile,
+} from './workflows';
 
 /**
  * Every operation of the nodes' operation tables, run through n8n's engine from
@@ -25,7 +31,8 @@ describe.each(expectedWorkflows({ variants: true }))('$file', ({ path, workflow 
 	it('sends the expected requests and outputs the expected items', async () => {
 		const { observed } = await runOperation(context.sim, receiver.url, workflow);
 		if (process.env.UPDATE_WORKFLOWS) {
-			writeFileSync(path, `${JSON.stringify({ ...workflow, ...observed })}\n`);
+			const file = JSON.parse(readFileSync(path, 'utf8')) as WorkflowFile;
+			writeFileSync(path, `${JSON.stringify(withObserved(file, observed))}\n`);
 		}
 		const { requests, output, errorOutput } = workflow;
 		expect(observed).toEqual({ requests, output, errorOutput });

@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import type { ConfigPatch } from '../../simulator/config';
 import type { Simulator } from '../../simulator/server';
@@ -20,22 +26,25 @@ export interface ObservedRequest {
 	body?: unknown;
 }
 
-/** `<Node>/<resource>/<operation>.workflow.json`: one operation run through the engine. */
-export interface OperationWorkflow {
-	/** Chained in this order; the last is the node under test. */
-	nodes: NodeSpec[];
-	input?: IDataObject[];
+/** A call to the simulator's API (`"POST {{sim}}/…"`) made before the run. */
+export interface BeforeStep {
+	call: string;
+	body: IDataObject;
+	/** The answer's field (a dotted path) that `{{answered}}` stands for in the rest of the file. */
+	answered: string;
+	/** Callbacks to wait for before the run; 1 unless given. */
+	deliveries?: number;
+}
+
+/** What a workflow file holds beside the n8n workflow: the service's side, and what else is tested. */
+interface ServiceSide {
 	/** The simulator's settings for this workflow (a reset restores them). */
 	configure?: ConfigPatch;
-	/** What the simulator holds first: a call to its API (`"POST {{sim}}/…"`), or a seeded record. */
-	before?: Array<
-		{ call: string; body: IDataObject; deliveries?: number } | { seedVideoRequest: IDataObject }
-	>;
+	/** What the simulator holds first. */
+	before?: BeforeStep[];
 	/** Faults the simulator answers the workflow's requests with. */
 	faults?: Array<Parameters<Simulator['injectFault']>[0]>;
 	requests: ObservedRequest[];
-	/** The last node's first output; or one `{ error, description }` when the execution failed. */
-	output: IDataObject[];
 	/** Its error output (On Error → Continue (using error output)), when anything is there. */
 	errorOutput?: IDataObject[];
 	/** Inputs refused before anything is sent: the last node's parameters but its resource and operation. */
@@ -59,6 +68,81 @@ export interface OperationWorkflow {
 		items?: [IDataObject, IDataObject];
 		/** Parameters the matrix sets over the file's. */
 		parameters?: INodeParameters;
+	};
+}
+
+type Failure = { error?: string; description?: string | null };
+
+/**
+ * `<Node>/<resource>/<operation>.workflow.json`, as n8n exports a workflow: a Manual Trigger whose
+ * pinned data is the input (one empty item when none is pinned), then the nodes in a chain; the
+ * last one's pinned data is its expected output. n8n's public API refuses a workflow with keys it
+ * does not know, so a client sends it `nodes`, `connections` and `pinData` only; the editor's
+ * import reads those and leaves the rest, the service's side, to this runner.
+ */
+export type WorkflowFile = ServiceSide & {
+	nodes: Array<NodeSpec & Pick<INode, 'id' | 'position' | 'typeVersion' | 'parameters'>>;
+	connections: IConnections;
+	pinData: Record<string, Array<{ json: IDataObject }>>;
+	/** The execution's error, when it failed: the last node then has no pinned output. */
+	error?: Failure;
+};
+
+/** A workflow file in the runner's terms: one operation run through the engine. */
+export interface OperationWorkflow extends ServiceSide {
+	/** Chained in this order after the trigger; the last is the node under test. */
+	nodes: NodeSpec[];
+	input?: IDataObject[];
+	/** The last node's first output; or one `{ error, description }` when the execution failed. */
+	output: IDataObject[];
+}
+
+const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
+
+function chain(names: string[]): IConnections {
+	return Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	) as IConnections;
+}
+
+/** The runner's view of a file, whose connections must chain its nodes in their order. */
+export function operationOf(file: WorkflowFile): OperationWorkflow {
+	const { nodes, connections, pinData, error, ...service } = file;
+	const [trigger, ...chained] = nodes;
+	if (trigger?.type !== MANUAL_TRIGGER) throw new Error('The first node is not a Manual Trigger');
+	const names = nodes.map(({ name }) => name);
+	if (JSON.stringify(connections) !== JSON.stringify(chain(names))) {
+		throw new Error(`The connections do not chain ${names.join(' → ')}`);
+	}
+	const pinned = (name: string) => pinData[name]?.map(({ json }) => json);
+	const input = pinned(trigger.name);
+	return {
+		...service,
+		nodes: chained.map(({ id: _id, position: _position, ...spec }) => spec),
+		...(input ? { input } : {}),
+		output: error ? [error as IDataObject] : (pinned(chained[chained.length - 1].name) ?? []),
+	};
+}
+
+/** The file with what a run observed as its expectation. */
+export function withObserved(
+	file: WorkflowFile,
+	{ requests, output, errorOutput }: Pick<OperationWorkflow, 'requests' | 'output' | 'errorOutput'>,
+): WorkflowFile {
+	const { nodes, connections, pinData, error: _error, errorOutput: _errorOutput, ...rest } = file;
+	const last = nodes[nodes.length - 1].name;
+	const { [last]: _output, ...inputs } = pinData;
+	const failed = output.length === 1 && 'error' in output[0] && 'description' in output[0];
+	return {
+		nodes,
+		connections,
+		pinData: failed ? inputs : { ...inputs, [last]: output.map((json) => ({ json })) },
+		...rest,
+		requests,
+		...(failed ? { error: output[0] as Failure } : {}),
+		...(errorOutput ? { errorOutput } : {}),
 	};
 }
 
@@ -107,11 +191,20 @@ export function expectedWorkflows({ variants = false } = {}) {
 				operation,
 				variant,
 				path,
-				workflow: JSON.parse(readFileSync(path, 'utf8')) as OperationWorkflow,
+				workflow: operationOf(JSON.parse(readFileSync(path, 'utf8')) as WorkflowFile),
 			};
 		})
 		.filter(({ variant }) => variants || !variant)
 		.sort((a, b) => (a.file < b.file ? -1 : 1));
+}
+
+/** The value of the answer's field that `{{answered}}` stands for. */
+export function answeredBy(step: BeforeStep, answer: unknown): string {
+	const value = step.answered
+		.split('.')
+		.reduce<unknown>((field, key) => (field as IDataObject | undefined)?.[key], answer);
+	if (value === undefined) throw new Error(`${step.call} answered no ${step.answered}`);
+	return String(value);
 }
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -159,10 +252,6 @@ export async function runOperation(
 	};
 	if (workflow.configure) sim.configure(workflow.configure);
 	for (const step of workflow.before ?? []) {
-		if ('seedVideoRequest' in step) {
-			answered = sim.seedVideoRequest(fill(step.seedVideoRequest)).request_id;
-			continue;
-		}
 		const [method, url] = fill(step.call).split(' ');
 		const response = await fetch(url, {
 			method,
@@ -170,8 +259,7 @@ export async function runOperation(
 			body: JSON.stringify(fill(step.body)),
 		});
 		if (!response.ok) throw new Error(`${step.call} answered HTTP ${response.status}`);
-		const answer = (await response.json()) as IDataObject;
-		answered = String(answer.request_id ?? (answer.results as IDataObject[])[0].schedule_id);
+		answered = answeredBy(step, await response.json());
 		await sim.waitForDeliveries(step.deliveries ?? 1, 5000);
 	}
 	sim.clearRequests();

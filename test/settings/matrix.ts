@@ -12,7 +12,7 @@ import { ScrapingScheduler } from '../../nodes/ScrapingScheduler/ScrapingSchedul
 import { SocialScraper } from '../../nodes/SocialScraper/SocialScraper.node';
 import type { ApiName } from '../../simulator/schemas';
 import type { Simulator } from '../../simulator/server';
-import { expectedWorkflows, type OperationWorkflow } from '../engine/workflows';
+import { answeredBy, expectedWorkflows, type OperationWorkflow } from '../engine/workflows';
 
 /**
  * n8n's Settings tab on every operation, shared by the engine test and the real-n8n tests: each
@@ -79,13 +79,9 @@ async function arrangeBefore(sim: Simulator, workflow: OperationWorkflow): Promi
 		) as T;
 	let answered = '';
 	for (const step of workflow.before ?? []) {
-		if ('seedVideoRequest' in step) {
-			answered = sim.seedVideoRequest(fill(step.seedVideoRequest)).request_id;
-			continue;
-		}
 		const [method, url] = fill(step.call).split(' ');
 		const answer = await call(sim, method, url, fill(step.body));
-		const id = String(answer.request_id ?? (answer.results as IDataObject[])[0].schedule_id);
+		const id = answeredBy(step, answer);
 		// Its results are ready once the service starts calling back.
 		if (step.deliveries !== 0)
 			await completed(() => sim.deliveries().some((d) => String(d.ref) === id));

@@ -35,6 +35,7 @@ export interface WorkflowDefinition {
 	nodes: WorkflowNode[];
 	connections: Record<string, unknown>;
 	settings?: Record<string, unknown>;
+	pinData?: Record<string, Array<{ json: Record<string, unknown> }>>;
 }
 
 export interface Execution {
