@@ -23,8 +23,9 @@ function callScript<T>(expression: string, input: unknown): T {
 const commandsOf = (markdown: string) =>
 	callScript<{ try: string; test: string; install: string }>('m.readmeCommands(input)', markdown);
 
-/** .ci/run's lines that run something, comments and blank lines dropped. */
-const ciLines = read('.ci/run')
+/** The lines of .ci/run, then of its second lane, that run something, comments and blank lines dropped. */
+const ciLines = [read('.ci/run'), read('.ci/second-lane')]
+	.join('\n')
 	.split('\n')
 	.map((line) => line.trim())
 	.filter((line) => line !== '' && !line.startsWith('#'));
