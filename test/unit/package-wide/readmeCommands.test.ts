@@ -23,9 +23,8 @@ function callScript<T>(expression: string, input: unknown): T {
 const commandsOf = (markdown: string) =>
 	callScript<{ try: string; test: string; install: string }>('m.readmeCommands(input)', markdown);
 
-/** The lines of .ci/run, then of its second lane, that run something, comments and blank lines dropped. */
-const ciLines = [read('.ci/run'), read('.ci/second-lane')]
-	.join('\n')
+/** .ci/run's lines that run something, comments and blank lines dropped. */
+const ciLines = read('.ci/run')
 	.split('\n')
 	.map((line) => line.trim())
 	.filter((line) => line !== '' && !line.startsWith('#'));
