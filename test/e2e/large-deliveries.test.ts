@@ -82,8 +82,8 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 			options: { binaryData: true },
 		});
 		// The service's retries come hours apart: 5, 15 and 60 s here, so that a retry does not arrive
-		// while n8n still reads the attempt before it (at 0.2 s apart, four copies of 100 MiB at once
-		// took n8n down on a loaded machine).
+		// while n8n still reads the attempt before it (at 0.2 s apart, on a loaded machine, four copies
+		// of 100 MiB went unanswered and the next test's request found n8n gone).
 		simulator.configure({ timeScale: 1 / 1440 });
 		await submit.reviewJob(url, undefined, REVIEWS_FOR_100_MIB);
 		const delivery = await settledDelivery(180_000);
