@@ -476,9 +476,10 @@ describe('an update through the installer, with workflows saved on node versions
 	});
 
 	it('updates by PATCH: saved workflows send the same requests, give the same output', async () => {
-		// Social Scraper 1.1 waiting for its callback across the update: the service answers long
-		// after the update is done, and the new code resumes what the old one put to wait.
-		simulator.configure({ completionDelayMs: 10_000 });
+		// Social Scraper 1.1 waiting for its callback across the update: the service holds the job
+		// until the update is done (a fixed delay raced a slow install), and the new code resumes
+		// what the old one put to wait.
+		simulator.configure({ holdCompletion: true });
 		const waitPath = `update-wait-${randomUUID()}`;
 		waitingId = await activateChain(client, 'update waiting', [
 			webhookNode(waitPath, { respond: 'onReceived' }),
@@ -500,13 +501,14 @@ describe('an update through the installer, with workflows saved on node versions
 		]);
 		expect((await client.callWebhook(waitPath, {})).status).toBe(200);
 		const waiting = await waitForExecutionStatus(client, waitingId, 'waiting', 15_000);
-		simulator.configure({ completionDelayMs: 100 });
 
 		const updated = await client.rest<InstalledPackage>('PATCH', '/community-packages', {
 			name: packageName,
 			version: currentVersion,
 		});
 		expect((await client.getExecution(waiting.id)).status).toBe('waiting');
+		simulator.configure({ holdCompletion: false });
+		expect(simulator.releaseHeldJobs()).toBe(1);
 		expect(updated.installedVersion).toBe(currentVersion);
 		const [listed] = await listPackages();
 		expect(listed.installedVersion).toBe(currentVersion);
