@@ -182,8 +182,9 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 	}
 
 	it('Photo Post → Search waits, refuses forged and foreign callbacks, resumes with the posts', async () => {
-		// Slow enough that the execution is seen waiting, and the forged callbacks are tried, first.
-		simulator.configure({ completionDelayMs: 6_000, photoPostCount: 12 });
+		// Held until the execution is seen waiting and the forged callbacks are tried (a fixed delay
+		// races a loaded machine).
+		simulator.configure({ holdCompletion: true, photoPostCount: 12 });
 		const node = socialScraper({
 			resource: 'photoPost',
 			operation: 'search',
@@ -238,6 +239,8 @@ describe('Wait for Completion resumed by the service in real n8n', () => {
 		expect(simulator.deliveries()).toEqual([]);
 		expect((await client.getExecution(waiting.id)).status).toBe('waiting');
 
+		simulator.configure({ holdCompletion: false });
+		expect(simulator.releaseHeldJobs()).toBe(1);
 		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
 		expect(delivery).toEqual(
 			expect.objectContaining({ url: callbackUrl, state: 'delivered', ref: ack.request_id }),
