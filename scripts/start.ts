@@ -1,6 +1,7 @@
 /**
- * `npm start`: builds the package, starts the simulator and a real n8n with the package installed
- * as the community-node installer does, points credentials at the simulator, imports examples/.
+ * `npm start`: builds the package (unless dist/ is current), starts the simulator and a real n8n
+ * with the package installed as the community-node installer does, points credentials at the
+ * simulator, imports examples/.
  * State (database, API key, encryption key) persists in .cache/n8n-home. Ctrl-C stops everything.
  * Environment: N8N_PORT (5678), SIM_PORT (4010).
  *
@@ -19,14 +20,26 @@ import { createSimulator, type Simulator } from '../simulator/server';
 import { HttpError, N8nClient, type Owner } from '../test/e2e/harness/client';
 import { isWebhookTriggered, loadExamples, prepareExample } from '../test/e2e/harness/examples';
 import { builtCredentialTypes, simulatorCredentialData } from '../test/e2e/harness/fixtures';
-import { assertPackageLoaded, startN8n, type N8nInstance } from '../test/e2e/harness/n8n-process';
+import {
+	assertPackageLoaded,
+	releaseSignals,
+	startN8n,
+	type N8nInstance,
+} from '../test/e2e/harness/n8n-process';
 import {
 	buildPackage,
 	installPackage,
+	isBuildCurrent,
 	packageName,
 	packPackage,
 } from '../test/e2e/harness/package';
-import { cacheDir, ensureRuntime, n8nVersion, repoRoot } from '../test/e2e/harness/paths';
+import {
+	artifactsDir,
+	cacheDir,
+	ensureRuntime,
+	n8nVersion,
+	repoRoot,
+} from '../test/e2e/harness/paths';
 import { HAPROXY_TEMPLATE } from '../test/e2e/harness/proxy';
 import { startQueueCluster, type QueueCluster } from '../test/e2e/harness/queue';
 import { STACK_ENV_FILE } from '../test/e2e/harness/stack';
@@ -57,6 +70,16 @@ function assertPortFree(port: number, variable: string): Promise<void> {
 		);
 		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
 	});
+}
+
+/** A second `npm start`, or one right after `npm test`, skips the build it does not need. */
+function buildUnlessCurrent(): void {
+	if (isBuildCurrent()) {
+		say('the package is built: dist/ is newer than every source it is built from');
+		return;
+	}
+	say('building the package');
+	buildPackage();
 }
 
 /** A value generated once and kept in the persistent user folder. */
@@ -163,9 +186,8 @@ async function startScale() {
 	await assertPortFree(simPort, 'SIM_PORT');
 	say(`Node 24 and n8n ${n8nVersion} (first run installs them: about 5 minutes)`);
 	ensureRuntime();
-	say('building and packing the package');
-	buildPackage();
-	const tarball = packPackage();
+	buildUnlessCurrent();
+	const tarball = packPackage(path.join(artifactsDir, 'pack', 'scale'));
 
 	let cluster: QueueCluster | undefined;
 	const { simulator, stop } = await startDemoSimulator(
@@ -187,10 +209,8 @@ async function startScale() {
 		});
 		// The harness kills every process at once on a signal (for test runs): from here on, a
 		// signal stops the stack in order instead, the front first and the database last.
-		for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-			process.removeAllListeners(signal);
-			process.on(signal, () => void stop(0));
-		}
+		releaseSignals();
+		process.on('SIGHUP', () => void stop(0));
 		const front = cluster.front.url;
 		// Everything through the front, as a user's browser and the service reach the stack.
 		const client = new N8nClient(front);
@@ -255,10 +275,9 @@ async function main() {
 
 	say(`Node 24 and n8n ${n8nVersion} (first run installs them: about 5 minutes)`);
 	ensureRuntime();
-	say('building the package');
-	buildPackage();
+	buildUnlessCurrent();
 	say('packing it and installing it into .cache/n8n-home as the community-node installer does');
-	installPackage(home, packPackage());
+	installPackage(home, packPackage(path.join(artifactsDir, 'pack', 'start')));
 
 	let n8n: N8nInstance | undefined;
 	const { simulator, stop } = await startDemoSimulator(simPort, 'n8n', () => n8n?.stop());

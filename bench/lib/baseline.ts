@@ -1,10 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	renameSync,
+	rmSync,
+	symlinkSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { packPackage } from '../../test/e2e/harness/package';
-import { repoRoot } from '../../test/e2e/harness/paths';
+import { cacheDir, repoRoot } from '../../test/e2e/harness/paths';
 import { removeWhenInterrupted, type BenchEnvironment } from './instance';
 import type { BenchContext } from './result';
 import { log } from './rounds';
@@ -92,5 +101,28 @@ export function buildBaseline(rev: string): BaselineBuild {
 	} catch (error) {
 		remove();
 		throw error;
+	}
+}
+
+/**
+ * The packed build of a fixed commit (40 hex digits), built once and kept in .cache/baselines: a
+ * commit's sources do not change, and CI's installer tests on n8n 2.x and 1.x share one build.
+ */
+export function cachedBaselineTarball(commit: string): string {
+	if (!/^[0-9a-f]{40}$/.test(commit)) throw new Error(`${commit}: a full commit id is needed`);
+	const folder = path.join(cacheDir, 'baselines', commit);
+	const kept = existsSync(folder)
+		? readdirSync(folder).find((file) => file.endsWith('.tgz'))
+		: undefined;
+	if (kept) return path.join(folder, kept);
+	const build = buildBaseline(commit);
+	try {
+		mkdirSync(folder, { recursive: true });
+		const tarball = path.join(folder, path.basename(build.tarball));
+		copyFileSync(build.tarball, `${tarball}.partial`);
+		renameSync(`${tarball}.partial`, tarball);
+		return tarball;
+	} finally {
+		build.remove();
 	}
 }

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
 	existsSync,
-	mkdirSync,
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
@@ -13,7 +12,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 
-import { buildBaseline, type BaselineBuild } from '../../bench/lib/baseline';
+import { cachedBaselineTarball } from '../../bench/lib/baseline';
 import type { Simulator } from '../../simulator/server';
 import { type N8nClient, type WorkflowNode } from '../e2e/harness/client';
 import { n8nMajor } from '../e2e/harness/compat';
@@ -307,7 +306,7 @@ const asSent = (r: ReturnType<Simulator['requests']>[number]) => ({
 const RECURRING_URL = 'https://www.example.com/biz/update-recurring';
 
 describe('an update through the installer, with workflows saved on node versions 1 and 1.1', () => {
-	let previous: BaselineBuild | undefined;
+	let republished: string | undefined;
 	const saved: Array<{ label: string; id: string; path: string; node: string }> = [];
 	const firstRun = new Map<string, { requests: unknown[]; shape: string[][] }>();
 	let callbacksId = '';
@@ -322,10 +321,10 @@ describe('an update through the installer, with workflows saved on node versions
 		} catch {
 			throw new Error(`commit ${PREVIOUS_COMMIT} is not in this clone (a shallow clone?)`);
 		}
-		previous = buildBaseline(PREVIOUS_COMMIT);
-		const folder = path.join(path.dirname(previous.tarball), 'republished');
-		mkdirSync(folder);
-		execFileSync('tar', ['-xzf', previous.tarball, '-C', folder, '--strip-components=1']);
+		const previous = cachedBaselineTarball(PREVIOUS_COMMIT);
+		republished = mkdtempSync(path.join(os.tmpdir(), 'n8n-install-previous-'));
+		const folder = republished;
+		execFileSync('tar', ['-xzf', previous, '-C', folder, '--strip-components=1']);
 		const manifestPath = path.join(folder, 'package.json');
 		const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 		writeFileSync(
@@ -335,7 +334,7 @@ describe('an update through the installer, with workflows saved on node versions
 		registry.publish(folder, 'previous');
 	}, 180_000);
 
-	afterAll(() => previous?.remove());
+	afterAll(() => republished && rmSync(republished, { recursive: true, force: true }));
 
 	it('the registry holds both releases, the current one as latest', async () => {
 		const packument = await registry.packument(packageName);

@@ -132,7 +132,8 @@ function killAllNow() {
 // A crashed test run must not leave n8n listening.
 process.on('exit', killAllNow);
 
-let signalsHooked = false;
+const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const signalHandlers = new Map<NodeJS.Signals, () => void>();
 
 /**
  * For test runs: Ctrl-C or a CI time-out (SIGINT/SIGTERM/SIGHUP) kills every n8n started here and
@@ -141,14 +142,25 @@ let signalsHooked = false;
  */
 export function killAllOnSignals(cleanup?: () => void): void {
 	if (cleanup) cleanups.push(cleanup);
-	if (signalsHooked) return;
-	signalsHooked = true;
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-		process.once(signal, () => {
+	if (signalHandlers.size > 0) return;
+	for (const signal of HOOKED_SIGNALS) {
+		const handler = () => {
 			killAllNow();
 			process.kill(process.pid, signal);
-		});
+		};
+		signalHandlers.set(signal, handler);
+		process.once(signal, handler);
 	}
+}
+
+/**
+ * Takes back the handlers of `killAllOnSignals`, and only those, for a caller that stops what it
+ * started in order instead. Other listeners stay: tsx's own, which a `removeAllListeners` took
+ * away, made tsx SIGKILL the script 60 ms into a Ctrl-C, before anything was stopped.
+ */
+export function releaseSignals(): void {
+	for (const [signal, handler] of signalHandlers) process.removeListener(signal, handler);
+	signalHandlers.clear();
 }
 
 export function logTail(file: string, lines = 60): string {
