@@ -13,7 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 # Main first (it runs the database migrations a new n8n brings), then the webhook processes, then
 # each worker.
-UPDATE_ORDER=(n8n n8n-webhook-1 n8n-webhook-2 n8n-worker)
+UPDATE_ORDER=(n8n n8n-webhook-1 n8n-webhook-2 n8n-worker-1 n8n-worker-2)
 # The front takes a process back after two good checks a second apart (haproxy.cfg, rise 2).
 FRONT_SETTLE_SECONDS=5
 # Longer than n8n's graceful shutdown (30 s); compose.yaml's stop_grace_period says the same.
@@ -51,17 +51,7 @@ wait_healthy() {
 
 compose build n8n
 for service in "${UPDATE_ORDER[@]}"; do
-	if [ "$service" = n8n-worker ]; then
-		# A scaled service is replaced one container at a time: the old one stops (finishing what it
-		# runs), a new one takes its place, and the queue waits for it meanwhile.
-		replicas="$(compose ps -q n8n-worker | wc -l)"
-		for old in $(compose ps -q n8n-worker); do
-			docker stop --time "$STOP_GRACE_SECONDS" "$old" >/dev/null
-			docker rm "$old" >/dev/null
-			compose up -d --no-deps --no-build --no-recreate --scale "n8n-worker=$replicas" n8n-worker
-			for container in $(compose ps -q n8n-worker); do wait_healthy "$container"; done
-		done
-	elif [[ "$service" == n8n-webhook-* ]]; then
+	if [[ "$service" == n8n-webhook-* ]]; then
 		echo "update: $service (out of the front's rotation while it restarts)"
 		front "set server n8n_webhooks/$service state drain"
 		wait_idle "$service"
@@ -72,6 +62,13 @@ for service in "${UPDATE_ORDER[@]}"; do
 		echo "update: $service"
 		compose up -d --no-deps --no-build "$service"
 		wait_healthy "$(compose ps -q "$service")"
+		# A worker's task runner follows it (a new runner image when the n8n version changed).
+		if [[ "$service" == n8n-worker-* ]]; then
+			compose up -d --no-deps "${service/worker/runner}"
+		fi
 	fi
 done
+# What compose.yaml no longer runs stops last, with the same grace: from a deploy/ before the task
+# runners, the replicated n8n-worker, which kept running executions during the update.
+compose up -d --no-build --remove-orphans --timeout "$STOP_GRACE_SECONDS"
 echo 'update: every n8n process runs the new image'

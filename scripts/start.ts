@@ -244,6 +244,13 @@ async function startScale() {
 								: 'runs executions (health check)',
 					),
 				),
+				...cluster.runners.map((_, i) =>
+					line(
+						`runner${i}`,
+						`127.0.0.1:${cluster?.workers[i]?.brokerPort}`,
+						`worker${i}'s task runner (Code nodes), on its broker`,
+					),
+				),
 				line(
 					'PostgreSQL',
 					`127.0.0.1:${cluster.postgres.port}`,

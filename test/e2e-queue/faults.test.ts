@@ -42,7 +42,8 @@ function documentedUpdate(): { order: string[]; graceMs: number; settleMs: numbe
 		n8n: ['main'],
 		'n8n-webhook-1': ['webhook'],
 		'n8n-webhook-2': ['webhook1'],
-		'n8n-worker': ['worker0', 'worker1'],
+		'n8n-worker-1': ['worker0'],
+		'n8n-worker-2': ['worker1'],
 	};
 	return {
 		order: order.flatMap((service) => {

@@ -24,11 +24,15 @@ export interface N8nOptions {
 	encryptionKey?: string;
 	env?: Record<string, string>;
 	readyTimeoutMs?: number;
+	/** The task broker's port (a free one by default): an external task runner connects to it. */
+	brokerPort?: number;
 }
 
 export interface N8nInstance {
 	url: string;
 	port: number;
+	/** Where n8n's task broker listens (N8N_RUNNERS_BROKER_PORT). */
+	brokerPort: number;
 	userFolder: string;
 	logFile: string;
 	pid: number;
@@ -185,7 +189,7 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 	const { nodeBin, n8nMain } = ensureRuntime();
 	const command = options.command ?? 'start';
 	const port = options.port ?? (await freePort());
-	const brokerPort = await freePort();
+	const brokerPort = options.brokerPort ?? (await freePort());
 	const url = `http://127.0.0.1:${port}`;
 	const logDir = path.join(artifactsDir, 'logs');
 	mkdirSync(logDir, { recursive: true });
@@ -265,7 +269,16 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 			`${(error as Error).message}\n--- tail of ${path.relative(process.cwd(), logFile)} ---\n${logTail(logFile)}`,
 		);
 	}
-	return { url, port, userFolder: options.userFolder, logFile, pid: child.pid!, exited, stop };
+	return {
+		url,
+		port,
+		brokerPort,
+		userFolder: options.userFolder,
+		logFile,
+		pid: child.pid!,
+		exited,
+		stop,
+	};
 }
 
 /**

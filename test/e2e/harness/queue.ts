@@ -15,6 +15,7 @@ import { artifactsDir } from './paths';
 import { startPostgres, startRedis, type PostgresService, type Service } from './services';
 import { startDeliveryProxy, type DeliveryProxy } from './proxy';
 import { STACK_WEBHOOK_PROCESSES, stackEnv } from './stack';
+import { launchTaskRunner, type TaskRunner } from './taskRunner';
 
 export const WORKER_COUNT = 2;
 /** n8n warns below 5 ("can lead to an unstable environment"). */
@@ -58,6 +59,8 @@ export interface QueueCluster {
 	/** Every webhook process: index 0 is `webhook`; others are started on demand, on ports of their own. */
 	webhooks: Array<N8nInstance | undefined>;
 	workers: Array<N8nInstance | undefined>;
+	/** Each worker's task runner (n8n.env: external mode), by the worker's index. */
+	runners: TaskRunner[];
 	redis: Service;
 	postgres: PostgresService;
 	/**
@@ -133,10 +136,13 @@ export async function startQueueCluster(options: {
 	};
 	const toStop: Array<{ stop(): Promise<void> }> = [];
 	let front: DeliveryProxy | undefined;
+	const runners: TaskRunner[] = [];
 	const stopAll = async () => {
 		// The front first: nothing new reaches n8n while it stops.
 		await front?.stop();
 		front = undefined;
+		// The runners before their workers, or they would wait to connect to them again.
+		await Promise.all(runners.splice(0).map((runner) => runner.stop()));
 		// n8n processes before the servers they depend on, so none logs a crash on the way down.
 		const [postgres, redis, ...n8n] = toStop.splice(0);
 		await Promise.all(n8n.map((p) => p.stop()));
@@ -151,6 +157,7 @@ export async function startQueueCluster(options: {
 		toStop.push(redis);
 
 		const [mainPort, webhookPort] = [await freePort(), await freePort()];
+		const runnersAuthToken = randomBytes(24).toString('hex');
 		const frontPort = options.frontPort ?? (await freePort());
 		const mainUrl = `http://127.0.0.1:${mainPort}`;
 		const frontUrl = `http://127.0.0.1:${frontPort}`;
@@ -165,7 +172,9 @@ export async function startQueueCluster(options: {
 				DB_POSTGRESDB_USER: postgres.user,
 				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 				QUEUE_BULL_REDIS_PORT: String(redis.port),
+				N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 			}),
+			N8N_RUNNERS_AUTH_TOKEN: runnersAuthToken,
 			N8N_WEBHOOK_URL: `${publicUrl}/`,
 			N8N_EDITOR_BASE_URL: `${options.stack ? frontUrl : mainUrl}/`,
 			...(options.stack ? {} : QUEUE_RECOVERY_SETTINGS),
@@ -190,6 +199,8 @@ export async function startQueueCluster(options: {
 		const workers: Array<N8nInstance | undefined> = workerFolders.map(() => undefined);
 		const alive = workerFolders.map(() => false);
 		const starts = workerFolders.map(() => 0);
+		// A worker keeps its broker port across restarts: its runner connects there again.
+		const brokerPorts = await Promise.all(workerFolders.map(() => freePort()));
 		toStop.push(...workerFolders.map((_, i) => ({ stop: async () => await workers[i]?.stop() })));
 		const startWorker = async (index: number) => {
 			const restart = starts[index]++;
@@ -199,6 +210,7 @@ export async function startQueueCluster(options: {
 				command: 'worker',
 				args: [`--concurrency=${WORKER_CONCURRENCY}`],
 				userFolder: workerFolders[index],
+				brokerPort: brokerPorts[index],
 				encryptionKey,
 				env: { ...shared, ...options.env?.worker },
 			});
@@ -277,6 +289,11 @@ export async function startQueueCluster(options: {
 				await new Promise((resolve) => setTimeout(resolve, 200));
 			}
 		};
+		runners.push(
+			...brokerPorts.map((brokerPort, i) =>
+				launchTaskRunner({ name: `${label}-worker${i}`, brokerPort, authToken: runnersAuthToken }),
+			),
+		);
 		const [webhook, ...others] = await timed('webhook and workers', () =>
 			Promise.all([
 				...Array.from({ length: webhookCount }, (_, i) => startWebhook(i)),
@@ -300,6 +317,7 @@ export async function startQueueCluster(options: {
 			webhook,
 			webhooks,
 			workers,
+			runners,
 			redis,
 			postgres,
 			front,

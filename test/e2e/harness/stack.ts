@@ -16,7 +16,9 @@ export const STACK_WORKERS = 2;
 
 /**
  * What a run here changes in deploy/n8n.env, and nothing else: where PostgreSQL and Redis
- * listen (compose.yaml reaches them by service name on their default ports).
+ * listen (compose.yaml reaches them by service name on their default ports), and the address a
+ * worker's task broker listens on (every interface in a container, for its runner's container;
+ * 127.0.0.1 here, where the runner is a process beside it).
  */
 export const STACK_ADDRESS_KEYS = [
 	'DB_POSTGRESDB_HOST',
@@ -25,6 +27,7 @@ export const STACK_ADDRESS_KEYS = [
 	'DB_POSTGRESDB_USER',
 	'QUEUE_BULL_REDIS_HOST',
 	'QUEUE_BULL_REDIS_PORT',
+	'N8N_RUNNERS_BROKER_LISTEN_ADDRESS',
 ] as const;
 
 export type StackAddresses = Record<(typeof STACK_ADDRESS_KEYS)[number], string>;

@@ -28,6 +28,7 @@ interface ComposeService {
 	volumes?: string[];
 	ports?: string[];
 	deploy?: { replicas?: number };
+	depends_on?: unknown;
 }
 
 const { services } = parse(readFileSync(STACK_COMPOSE_FILE, 'utf8'), { merge: true }) as {
@@ -43,6 +44,8 @@ const webhookServices = Array.from(
 	{ length: STACK_WEBHOOK_PROCESSES },
 	(_, i) => `n8n-webhook-${i + 1}`,
 );
+const workerServices = Array.from({ length: STACK_WORKERS }, (_, i) => `n8n-worker-${i + 1}`);
+const runnerServices = workerServices.map((name) => name.replace('worker', 'runner'));
 
 /** `server <name> <host>:<port>` lines of a backend of the front. */
 const servers = (config: string, backend: string) => {
@@ -55,14 +58,23 @@ const servers = (config: string, backend: string) => {
 describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the queue e2e run', () => {
 	it('has the same processes, with only the front reachable from outside', () => {
 		expect(Object.keys(services).sort()).toEqual(
-			['postgres', 'redis', 'n8n', ...webhookServices, 'n8n-worker', 'haproxy'].sort(),
+			[
+				'postgres',
+				'redis',
+				'n8n',
+				...webhookServices,
+				...workerServices,
+				...runnerServices,
+				'haproxy',
+			].sort(),
 		);
 		expect(Object.fromEntries(n8nServices.map(([name, s]) => [name, s.command]))).toEqual({
 			n8n: 'start',
 			...Object.fromEntries(webhookServices.map((name) => [name, 'webhook'])),
-			'n8n-worker': `worker --concurrency=${WORKER_CONCURRENCY}`,
+			...Object.fromEntries(
+				workerServices.map((name) => [name, `worker --concurrency=${WORKER_CONCURRENCY}`]),
+			),
 		});
-		expect(services['n8n-worker'].deploy?.replicas).toBe(STACK_WORKERS);
 		expect(STACK_WORKERS).toBe(WORKER_COUNT);
 		const published = Object.entries(services).filter(([, service]) => service.ports);
 		expect(published.map(([name]) => name)).toEqual(['haproxy']);
@@ -78,6 +90,7 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 					'DB_POSTGRESDB_PASSWORD',
 					'N8N_EDITOR_BASE_URL',
 					'N8N_ENCRYPTION_KEY',
+					'N8N_RUNNERS_AUTH_TOKEN',
 					'N8N_SECURE_COOKIE',
 					'N8N_WEBHOOK_URL',
 				],
@@ -85,7 +98,12 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 			// n8n's own default (https-only sign-in) unless deploy/.env turns it off.
 			expect(environment.N8N_SECURE_COOKIE).toBe('${N8N_SECURE_COOKIE:-true}');
 			// Compose refuses to start without them, and no value is committed.
-			const secrets = ['N8N_ENCRYPTION_KEY', 'DB_POSTGRESDB_PASSWORD', 'N8N_WEBHOOK_URL'];
+			const secrets = [
+				'N8N_ENCRYPTION_KEY',
+				'DB_POSTGRESDB_PASSWORD',
+				'N8N_WEBHOOK_URL',
+				'N8N_RUNNERS_AUTH_TOKEN',
+			];
 			expect(secrets.filter((key) => !required.test(environment[key]))).toEqual([]);
 			expect(Object.keys(environment).filter((key) => key in shippedEnv)).toEqual([]);
 		}
@@ -115,6 +133,30 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 		const env = stackEnv(here as Parameters<typeof stackEnv>[0]);
 		const changed = Object.keys(env).filter((key) => env[key] !== shippedEnv[key]);
 		expect(changed.sort()).toEqual([...STACK_ADDRESS_KEYS].sort());
+	});
+
+	it("gives each worker a task runner of n8n's version, on the worker's broker with the shared token", () => {
+		const pinned = readFileSync(path.join(repoRoot, 'scripts', 'n8n-version'), 'utf8').trim();
+		expect(shippedEnv).toEqual(
+			expect.objectContaining({
+				N8N_RUNNERS_MODE: 'external',
+				N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '0.0.0.0',
+			}),
+		);
+		const token = services.n8n.environment?.N8N_RUNNERS_AUTH_TOKEN;
+		runnerServices.forEach((name, i) => {
+			expect([name, services[name]]).toEqual([
+				name,
+				expect.objectContaining({
+					image: `n8nio/runners:${pinned}`,
+					environment: {
+						N8N_RUNNERS_AUTH_TOKEN: token,
+						N8N_RUNNERS_TASK_BROKER_URI: `http://${workerServices[i]}:5679`,
+					},
+					depends_on: [workerServices[i]],
+				}),
+			]);
+		});
 	});
 
 	it("runs PostgreSQL 17 or newer (n8n 2.41 warns on older ones), the twin's major version", () => {
