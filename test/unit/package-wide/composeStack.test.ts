@@ -135,6 +135,14 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 		expect(changed.sort()).toEqual([...STACK_ADDRESS_KEYS].sort());
 	});
 
+	it('lists in deploy/.env.example every value compose.yaml reads from deploy/.env', () => {
+		const compose = readFileSync(STACK_COMPOSE_FILE, 'utf8');
+		const read = new Set([...compose.matchAll(/\$\{([A-Z0-9_]+)/g)].map(([, name]) => name));
+		const example = readEnvFile(fromDeploy('.env.example'));
+		expect([...read].filter((name) => !(name in example))).toEqual([]);
+		expect(read.has('N8N_RUNNERS_AUTH_TOKEN')).toBe(true);
+	});
+
 	it("gives each worker a task runner of n8n's version, on the worker's broker with the shared token", () => {
 		const pinned = readFileSync(path.join(repoRoot, 'scripts', 'n8n-version'), 'utf8').trim();
 		expect(shippedEnv).toEqual(
