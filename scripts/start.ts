@@ -177,7 +177,10 @@ async function importExamples(
 	return lines;
 }
 
-/** n8n's 16 MiB default refuses a review job of about 20,000 reviews, waited-for ones included. */
+/**
+ * n8n's 16 MiB default refuses a review job of about 20,000 reviews, waited-for ones included. The
+ * demo's one n8n only: `--scale` runs deploy/n8n.env as shipped, n8n's default included.
+ */
 const PAYLOAD_SIZE = { N8N_PAYLOAD_SIZE_MAX: '64' };
 
 /** `--scale`: the stack of deploy/compose.yaml as plain processes, against the simulator. */
@@ -205,7 +208,6 @@ async function startScale() {
 			label: 'scale',
 			stack: true,
 			frontPort: n8nPort,
-			env: { main: PAYLOAD_SIZE, webhook: PAYLOAD_SIZE, worker: PAYLOAD_SIZE },
 		});
 		// The harness kills every process at once on a signal (for test runs): from here on, a
 		// signal stops the stack in order instead, the front first and the database last.
