@@ -185,21 +185,26 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 	return { ...env, ...extra };
 }
 
-export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
-	const { nodeBin, n8nMain } = ensureRuntime();
-	const command = options.command ?? 'start';
-	const port = options.port ?? (await freePort());
-	const brokerPort = options.brokerPort ?? (await freePort());
+/**
+ * Every setting an n8n started here gets (the environment it inherits aside): this harness's own,
+ * then `env` (deploy/n8n.env and the run's addresses, for the stack's twin) over them.
+ * test/unit/package-wide/twinEnvironment.test.ts holds the twin's to what compose.yaml gives each role.
+ */
+export function n8nSettings(settings: {
+	command: N8nCommand;
+	port: number;
+	brokerPort: number;
+	userFolder: string;
+	encryptionKey: string;
+	/** n8n's bin/n8n: whether it ships a module to turn off. */
+	n8nMain?: string;
+	env?: Record<string, string>;
+}): Record<string, string> {
+	const { port, brokerPort } = settings;
 	const url = `http://127.0.0.1:${port}`;
-	const logDir = path.join(artifactsDir, 'logs');
-	mkdirSync(logDir, { recursive: true });
-	mkdirSync(options.userFolder, { recursive: true });
-	const logFile = path.join(logDir, `n8n-${options.name}.log`);
-
-	const env = childEnv({
-		PATH: `${nodeBin}${path.delimiter}${process.env.PATH ?? ''}`,
+	return {
 		NODE_ENV: 'production',
-		N8N_USER_FOLDER: options.userFolder,
+		N8N_USER_FOLDER: settings.userFolder,
 		DB_TYPE: 'sqlite',
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
@@ -207,7 +212,7 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		N8N_PROTOCOL: 'http',
 		N8N_WEBHOOK_URL: `${url}/`,
 		N8N_EDITOR_BASE_URL: `${url}/`,
-		N8N_ENCRYPTION_KEY: options.encryptionKey ?? randomBytes(24).toString('hex'),
+		N8N_ENCRYPTION_KEY: settings.encryptionKey,
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
@@ -224,7 +229,9 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		N8N_AI_ENABLED: 'false',
 		// A 2.x module that reaches the internet; n8n 1.x refuses to start on an unknown module name.
-		...(hasModule(n8nMain, 'mcp-registry') ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
+		...(settings.n8nMain && hasModule(settings.n8nMain, 'mcp-registry')
+			? { N8N_DISABLED_MODULES: 'mcp-registry' }
+			: {}),
 		N8N_PUBLIC_API_DISABLED: 'false',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
@@ -238,14 +245,39 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 		// editor shows it without data); the large-delivery tests read a 100 MiB job's items back.
 		EXECUTIONS_DATA_MAX_DISPLAY_SIZE: String(256 * 1024 * 1024),
 		// A worker serves no editor: its port is the health server's.
-		...(command === 'worker'
+		...(settings.command === 'worker'
 			? {
 					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 					QUEUE_HEALTH_CHECK_PORT: String(port),
 					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 				}
 			: {}),
-		...options.env,
+		...settings.env,
+	};
+}
+
+export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
+	const { nodeBin, n8nMain } = ensureRuntime();
+	const command = options.command ?? 'start';
+	const port = options.port ?? (await freePort());
+	const brokerPort = options.brokerPort ?? (await freePort());
+	const url = `http://127.0.0.1:${port}`;
+	const logDir = path.join(artifactsDir, 'logs');
+	mkdirSync(logDir, { recursive: true });
+	mkdirSync(options.userFolder, { recursive: true });
+	const logFile = path.join(logDir, `n8n-${options.name}.log`);
+
+	const env = childEnv({
+		PATH: `${nodeBin}${path.delimiter}${process.env.PATH ?? ''}`,
+		...n8nSettings({
+			command,
+			port,
+			brokerPort,
+			userFolder: options.userFolder,
+			encryptionKey: options.encryptionKey ?? randomBytes(24).toString('hex'),
+			n8nMain,
+			env: options.env,
+		}),
 	});
 
 	const child = spawnInGroup(

@@ -14,7 +14,7 @@ import { installPackage, packageName } from './package';
 import { artifactsDir } from './paths';
 import { startPostgres, startRedis, type PostgresService, type Service } from './services';
 import { startDeliveryProxy, type DeliveryProxy } from './proxy';
-import { STACK_WEBHOOK_PROCESSES, stackEnv } from './stack';
+import { STACK_WEBHOOK_PROCESSES, stackEnv, type StackAddresses } from './stack';
 import { launchTaskRunner, type TaskRunner } from './taskRunner';
 
 export const WORKER_COUNT = 2;
@@ -91,6 +91,32 @@ export interface QueueCluster {
 }
 
 /**
+ * What every n8n process of a cluster gets over the harness's own settings (`n8nSettings`):
+ * deploy/n8n.env with the run's addresses, where the service and the editor reach it, the runners'
+ * token; outside the stack, the test settings above.
+ */
+export function clusterSettings(cluster: {
+	stack: boolean;
+	addresses: StackAddresses;
+	publicUrl: string;
+	editorUrl: string;
+	runnersAuthToken: string;
+}): Record<string, string> {
+	return {
+		...stackEnv(cluster.addresses),
+		N8N_RUNNERS_AUTH_TOKEN: cluster.runnersAuthToken,
+		N8N_WEBHOOK_URL: `${cluster.publicUrl}/`,
+		N8N_EDITOR_BASE_URL: `${cluster.editorUrl}/`,
+		...(cluster.stack ? {} : QUEUE_RECOVERY_SETTINGS),
+	};
+}
+
+/** What one role gets on top of `clusterSettings`: nothing in the stack. */
+export function roleSettings(role: 'main' | 'webhook' | 'worker', stack: boolean) {
+	return role === 'webhook' && !stack ? WEBHOOK_PROCESS_SETTINGS : {};
+}
+
+/**
  * Queue mode as deploy/compose.yaml runs it (docs/production.md): Redis, PostgreSQL, one main,
  * webhook processes and workers, all on 127.0.0.1, every n8n process on deploy/n8n.env with
  * this run's addresses, sharing the encryption key, and the shipped HAProxy front. Each process
@@ -164,8 +190,9 @@ export async function startQueueCluster(options: {
 		// Where n8n tells the service to deliver and to resume: the front, as in compose.yaml; the
 		// e2e suite's tests reach the webhook process directly.
 		const publicUrl = options.stack ? frontUrl : `http://127.0.0.1:${webhookPort}`;
-		const shared: Record<string, string> = {
-			...stackEnv({
+		const shared = clusterSettings({
+			stack: options.stack ?? false,
+			addresses: {
 				DB_POSTGRESDB_HOST: '127.0.0.1',
 				DB_POSTGRESDB_PORT: String(postgres.port),
 				DB_POSTGRESDB_DATABASE: postgres.database,
@@ -173,12 +200,11 @@ export async function startQueueCluster(options: {
 				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 				QUEUE_BULL_REDIS_PORT: String(redis.port),
 				N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-			}),
-			N8N_RUNNERS_AUTH_TOKEN: runnersAuthToken,
-			N8N_WEBHOOK_URL: `${publicUrl}/`,
-			N8N_EDITOR_BASE_URL: `${options.stack ? frontUrl : mainUrl}/`,
-			...(options.stack ? {} : QUEUE_RECOVERY_SETTINGS),
-		};
+			},
+			publicUrl,
+			editorUrl: options.stack ? frontUrl : mainUrl,
+			runnersAuthToken,
+		});
 		const encryptionKey = randomBytes(24).toString('hex');
 
 		// Main first: it runs the database migrations the others expect to find done.
@@ -239,7 +265,7 @@ export async function startQueueCluster(options: {
 				encryptionKey,
 				env: {
 					...shared,
-					...(options.stack ? {} : WEBHOOK_PROCESS_SETTINGS),
+					...roleSettings('webhook', options.stack ?? false),
 					...options.env?.webhook,
 				},
 			});

@@ -41,3 +41,56 @@ export function stackEnv(addresses: StackAddresses): Record<string, string> {
 	}
 	return { ...shipped, ...addresses };
 }
+
+/**
+ * Every setting the twin's n8n processes get that compose.yaml's do not, or with another value,
+ * beside the addresses above, the secrets and the public URL (compose.yaml's from deploy/.env, the
+ * twin's its own). test/unit/package-wide/twinEnvironment.test.ts holds each role to this.
+ */
+export const TWIN_ONLY_SETTINGS = {
+	/** A process on this machine instead of a container: its folder, addresses and ports. */
+	plainProcess: [
+		'N8N_USER_FOLDER',
+		'N8N_LISTEN_ADDRESS',
+		'N8N_HOST',
+		'N8N_PORT',
+		'N8N_PROTOCOL',
+		'N8N_RUNNERS_BROKER_PORT',
+		'QUEUE_HEALTH_CHECK_PORT',
+		'N8N_WORKER_SERVER_ADDRESS',
+	],
+	/** As n8n's image sets it. */
+	image: ['NODE_ENV'],
+	/** What would reach the internet, which the lab has not. */
+	offline: [
+		'N8N_DIAGNOSTICS_ENABLED',
+		'N8N_DIAGNOSTICS_CONFIG_FRONTEND',
+		'N8N_DIAGNOSTICS_CONFIG_BACKEND',
+		'N8N_VERSION_NOTIFICATIONS_ENABLED',
+		'N8N_TEMPLATES_ENABLED',
+		'N8N_LICENSE_AUTO_RENEW_ENABLED',
+		'N8N_PERSONALIZATION_ENABLED',
+		'N8N_HIRING_BANNER_ENABLED',
+		'N8N_AI_ENABLED',
+		'N8N_DISABLED_MODULES',
+	],
+	/** The simulator answers for the service's public host names (a preloaded script). */
+	simulator: ['NODE_OPTIONS'],
+	/**
+	 * The harness's settings for every n8n it starts, which the twin still gets: sign-in over
+	 * http on 127.0.0.1, a 5 s shutdown (n8n's own is 30 s), logs the tests read, execution data
+	 * read back whole, the public API on, the community-package settings of a test instance.
+	 */
+	harness: [
+		'N8N_SECURE_COOKIE',
+		'N8N_GRACEFUL_SHUTDOWN_TIMEOUT',
+		'N8N_LOG_LEVEL',
+		'N8N_LOG_OUTPUT',
+		'EXECUTIONS_DATA_MAX_DISPLAY_SIZE',
+		'N8N_PUBLIC_API_DISABLED',
+		'N8N_PUBLIC_API_SWAGGERUI_DISABLED',
+		'N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS',
+		'N8N_COMMUNITY_PACKAGES_ENABLED',
+		'N8N_VERIFIED_PACKAGES_ENABLED',
+	],
+} as const;

@@ -17,6 +17,14 @@ export interface TaskRunner {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A runner's settings (beside PATH and HOME): its broker, and the grant its launcher got there with
+ * the auth token (compose.yaml gives n8n's launcher the token; the runner it starts gets the grant).
+ */
+export function runnerSettings(broker: string, grantToken: string): Record<string, string> {
+	return { N8N_RUNNERS_TASK_BROKER_URI: broker, N8N_RUNNERS_GRANT_TOKEN: grantToken };
+}
+
+/**
  * What n8n's runners image does as a plain process, for the twin (`npm start -- --scale`, the queue
  * suite): asks the worker's broker for a grant token with the shared auth token (POST
  * `/runners/auth`, n8n's TaskBrokerAuthController), then starts n8n's runner
@@ -66,8 +74,7 @@ export function launchTaskRunner(options: {
 					env: {
 						PATH: process.env.PATH ?? '',
 						HOME: process.env.HOME ?? '',
-						N8N_RUNNERS_TASK_BROKER_URI: broker,
-						N8N_RUNNERS_GRANT_TOKEN: token,
+						...runnerSettings(broker, token),
 					},
 					logFile: path.join(
 						artifactsDir,
