@@ -26,6 +26,8 @@ export interface N8nOptions {
 	readyTimeoutMs?: number;
 	/** The task broker's port (a free one by default): an external task runner connects to it. */
 	brokerPort?: number;
+	/** A process of the production stack's twin: none of the harness's own settings below. */
+	stack?: boolean;
 }
 
 export interface N8nInstance {
@@ -199,9 +201,25 @@ export function n8nSettings(settings: {
 	/** n8n's bin/n8n: whether it ships a module to turn off. */
 	n8nMain?: string;
 	env?: Record<string, string>;
+	stack?: boolean;
 }): Record<string, string> {
 	const { port, brokerPort } = settings;
 	const url = `http://127.0.0.1:${port}`;
+	// For the tests of one n8n; the stack's twin keeps n8n's defaults (compose.yaml's).
+	const harness: Record<string, string> = settings.stack
+		? {}
+		: {
+				N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+				N8N_PUBLIC_API_DISABLED: 'false',
+				N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+				N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'info',
+				N8N_LOG_OUTPUT: 'console',
+				// n8n 2.41 saves an execution's data whatever its size but returns none above 100 MiB
+				// (the editor shows it without data); the large-delivery tests read a 100 MiB job's
+				// items back.
+				EXECUTIONS_DATA_MAX_DISPLAY_SIZE: String(256 * 1024 * 1024),
+			};
 	return {
 		NODE_ENV: 'production',
 		N8N_USER_FOLDER: settings.userFolder,
@@ -224,7 +242,6 @@ export function n8nSettings(settings: {
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		N8N_AI_ENABLED: 'false',
@@ -232,18 +249,11 @@ export function n8nSettings(settings: {
 		...(settings.n8nMain && hasModule(settings.n8nMain, 'mcp-registry')
 			? { N8N_DISABLED_MODULES: 'mcp-registry' }
 			: {}),
-		N8N_PUBLIC_API_DISABLED: 'false',
-		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
-		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'info',
+		...harness,
 		// A service on a public host name, for the callback checks: that name resolves to the
 		// simulator on 127.0.0.1 in n8n's processes only.
 		NODE_OPTIONS: `--require ${JSON.stringify(publicServiceHostScript)}`,
-		N8N_LOG_OUTPUT: 'console',
-		// n8n 2.41 saves an execution's data whatever its size but returns none above 100 MiB (the
-		// editor shows it without data); the large-delivery tests read a 100 MiB job's items back.
-		EXECUTIONS_DATA_MAX_DISPLAY_SIZE: String(256 * 1024 * 1024),
 		// A worker serves no editor: its port is the health server's.
 		...(settings.command === 'worker'
 			? {
@@ -277,6 +287,7 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 			encryptionKey: options.encryptionKey ?? randomBytes(24).toString('hex'),
 			n8nMain,
 			env: options.env,
+			stack: options.stack,
 		}),
 	});
 
@@ -289,7 +300,8 @@ export async function startN8n(options: N8nOptions): Promise<N8nInstance> {
 			logFile,
 		},
 	);
-	const stop = () => stopGroup(child);
+	// The stack's processes get compose.yaml's stop_grace_period over n8n's own 30 s shutdown.
+	const stop = () => stopGroup(child, 'SIGTERM', options.stack ? 40_000 : 10_000);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 	try {

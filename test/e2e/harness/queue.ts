@@ -216,6 +216,7 @@ export async function startQueueCluster(options: {
 				userFolder: mainFolder,
 				port: mainPort,
 				encryptionKey,
+				stack: options.stack,
 				env: { ...shared, ...options.env?.main },
 			});
 		let main = await timed('main (with migrations)', startMain);
@@ -238,6 +239,7 @@ export async function startQueueCluster(options: {
 				userFolder: workerFolders[index],
 				brokerPort: brokerPorts[index],
 				encryptionKey,
+				stack: options.stack,
 				env: { ...shared, ...options.env?.worker },
 			});
 			workers[index] = worker;
@@ -263,6 +265,7 @@ export async function startQueueCluster(options: {
 				userFolder: place.folder,
 				port: place.port,
 				encryptionKey,
+				stack: options.stack,
 				env: {
 					...shared,
 					...roleSettings('webhook', options.stack ?? false),

@@ -72,25 +72,14 @@ export const TWIN_ONLY_SETTINGS = {
 		'N8N_PERSONALIZATION_ENABLED',
 		'N8N_HIRING_BANNER_ENABLED',
 		'N8N_AI_ENABLED',
+		'N8N_VERIFIED_PACKAGES_ENABLED',
 		'N8N_DISABLED_MODULES',
 	],
 	/** The simulator answers for the service's public host names (a preloaded script). */
 	simulator: ['NODE_OPTIONS'],
 	/**
-	 * The harness's settings for every n8n it starts, which the twin still gets: sign-in over
-	 * http on 127.0.0.1, a 5 s shutdown (n8n's own is 30 s), logs the tests read, execution data
-	 * read back whole, the public API on, the community-package settings of a test instance.
+	 * Sign-in over http on 127.0.0.1 (compose.yaml: n8n's secure cookie unless deploy/.env says
+	 * otherwise), and no check of the user folder's permissions (it is made by the harness).
 	 */
-	harness: [
-		'N8N_SECURE_COOKIE',
-		'N8N_GRACEFUL_SHUTDOWN_TIMEOUT',
-		'N8N_LOG_LEVEL',
-		'N8N_LOG_OUTPUT',
-		'EXECUTIONS_DATA_MAX_DISPLAY_SIZE',
-		'N8N_PUBLIC_API_DISABLED',
-		'N8N_PUBLIC_API_SWAGGERUI_DISABLED',
-		'N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS',
-		'N8N_COMMUNITY_PACKAGES_ENABLED',
-		'N8N_VERIFIED_PACKAGES_ENABLED',
-	],
+	harness: ['N8N_SECURE_COOKIE', 'N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS'],
 } as const;

@@ -43,6 +43,7 @@ function twinSettings(role: 'main' | 'webhook' | 'worker', command: N8nCommand) 
 		userFolder: '/twin/user-folder',
 		encryptionKey: 'twin-key',
 		n8nMain: undefined,
+		stack: true,
 		env: {
 			...clusterSettings({
 				stack: true,
