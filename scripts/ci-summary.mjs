@@ -32,6 +32,30 @@ const runs = existsSync(dir)
 	: [];
 const faults = lines(path.join(dir, 'n8n-faults.tsv'));
 
+// /proc/stat samples (.ci/run): "<ms> cpu user nice system idle iowait irq softirq steal …".
+const cpuSamples = existsSync(path.join(dir, 'cpu.txt'))
+	? readFileSync(path.join(dir, 'cpu.txt'), 'utf8')
+			.split('\n')
+			.map((line) => line.trim().split(/\s+/))
+			.filter((fields) => fields[1] === 'cpu')
+			.map(([at, , ...ticks]) => {
+				const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
+				return {
+					at: Number(at),
+					busy: user + nice + system + irq + softirq + (steal || 0),
+					all: user + nice + system + idle + iowait + irq + softirq + (steal || 0),
+				};
+			})
+	: [];
+/** Share of all CPUs' time spent busy between two instants, from the samples nearest them. */
+function cpuBusy(start, end) {
+	const inside = cpuSamples.filter((sample) => sample.at >= start && sample.at <= end);
+	if (inside.length < 2) return '';
+	const first = inside[0];
+	const last = inside[inside.length - 1];
+	return `${Math.round((100 * (last.busy - first.busy)) / (last.all - first.all))} %`;
+}
+
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 const rows = phases.map((phase) => {
 	const own = runs.filter((run) => run.phase === phase.name);
@@ -40,6 +64,7 @@ const rows = phases.map((phase) => {
 	return [
 		phase.name,
 		seconds(phase.end - phase.start),
+		cpuBusy(phase.start, phase.end),
 		phase.status === '0' ? 'ok' : `**exit ${phase.status}**`,
 		own.length ? String(own.length) : '',
 		own.length ? String(sum('passed')) : '',
@@ -54,6 +79,7 @@ const final = phases[phases.length - 1];
 rows.push([
 	'**total**',
 	first ? seconds(final.end - first.start) : '',
+	first ? cpuBusy(first.start, final.end) : '',
 	phases.every((phase) => phase.status === '0') ? 'ok' : '**failed**',
 	String(runs.length),
 	String(total('passed')),
@@ -65,6 +91,7 @@ rows.push([
 const header = [
 	'phase',
 	'time',
+	'CPU busy',
 	'result',
 	'jest runs',
 	'passed',
