@@ -12,6 +12,8 @@ import {
 	waitForExecutionStatus,
 	webhookNode,
 } from './harness/workflows';
+import { n8nMajor } from './harness/compat';
+import { currentMode } from './harness/state';
 import { CALLBACK_TRIGGER, useE2e } from './harness/suite';
 
 // n8n's default N8N_PAYLOAD_SIZE_MAX is 16 MiB; the e2e n8n runs with the default.
@@ -20,6 +22,15 @@ const MIB = 1024 * 1024;
 const REVIEWS_FOR_20_MIB = 56_000;
 // About 104 MiB: a first crawl of a very large place, under the trigger's own limit of 128 MiB.
 const REVIEWS_FOR_100_MIB = 280_000;
+
+/**
+ * The 100 MiB job runs in regular mode on n8n 2.x: queue mode and 1.x take the same path (the
+ * trigger reads the body itself, n8n stores it as binary data) at 20 MiB below, and a 100 MiB body
+ * there costs CI minutes of CPU. E2E_LARGE_DELIVERY_100_MIB=every-mode runs it in each.
+ */
+const HUNDRED_MIB_HERE =
+	process.env.E2E_LARGE_DELIVERY_100_MIB === 'every-mode' ||
+	(currentMode() === 'regular' && n8nMajor() >= 2);
 
 const { client, simulator, submit, credentials, activated, activeCallbackTrigger } = useE2e({
 	credentials: 'large deliveries e2e',
@@ -77,35 +88,37 @@ describe("a review job bigger than n8n's body limit (16 MiB by default)", () => 
 		expect((item.payload as { reviews: unknown[] }).reviews).toHaveLength(reviewsOf(delivery));
 	});
 
-	it('reaches the workflow at 100 MiB, every review, through a Callback Trigger with Receive Large Deliveries', async () => {
-		const { id, url } = await activeCallbackTrigger('large: 100 MiB', {
-			options: { binaryData: true },
-		});
-		// The service's retries come hours apart: 5, 15 and 60 s here, so that a retry does not arrive
-		// while n8n still reads the attempt before it (at 0.2 s apart, on a loaded machine, four copies
-		// of 100 MiB went unanswered and the next test's request found n8n gone).
-		simulator.configure({ timeScale: 1 / 1440 });
-		await submit.reviewJob(url, undefined, REVIEWS_FOR_100_MIB);
-		const delivery = await settledDelivery(180_000);
-		expect(bodySize(delivery)).toBeGreaterThan(100 * MIB);
-		// n8n answers once it has saved the execution, in queue mode over the simulator's 10 s wait
-		// for an answer when the machine is loaded (seen twice). The service then tries again; the
-		// trigger knows the repeat, so the workflow still gets the job once.
-		expect(delivery.attemptLog.at(-1)?.status).toBe(200);
-		for (const attempt of delivery.attemptLog.slice(0, -1)) {
-			expect(attempt.error).toBe('UND_ERR_HEADERS_TIMEOUT');
-			recordN8nFault(
-				'n8n: 100 MiB delivery unanswered in 10 s',
-				`attempt at ${attempt.at} timed out, the service retried`,
-			);
-		}
-		const [execution] = await client.waitForExecutions(id, 1, 180_000);
-		expect(await client.listExecutions({ workflowId: id })).toHaveLength(1);
-		expect(execution.status).toBe('success');
-		const [item] = nodeOutput(execution, CALLBACK_TRIGGER);
-		expect(item).toMatchObject({ kind: 'reviewJob', recordCount: REVIEWS_FOR_100_MIB });
-		expect((item.payload as { reviews: unknown[] }).reviews).toHaveLength(REVIEWS_FOR_100_MIB);
-	}, 300_000);
+	if (HUNDRED_MIB_HERE) {
+		it('reaches the workflow at 100 MiB, every review, through a Callback Trigger with Receive Large Deliveries', async () => {
+			const { id, url } = await activeCallbackTrigger('large: 100 MiB', {
+				options: { binaryData: true },
+			});
+			// The service's retries come hours apart: 5, 15 and 60 s here, so that a retry does not
+			// arrive while n8n still reads the attempt before it (at 0.2 s apart, on a loaded machine,
+			// four copies of 100 MiB went unanswered and the next test's request found n8n gone).
+			simulator.configure({ timeScale: 1 / 1440 });
+			await submit.reviewJob(url, undefined, REVIEWS_FOR_100_MIB);
+			const delivery = await settledDelivery(180_000);
+			expect(bodySize(delivery)).toBeGreaterThan(100 * MIB);
+			// n8n answers once it has saved the execution, in queue mode over the simulator's 10 s
+			// wait for an answer when the machine is loaded (seen twice). The service then tries
+			// again; the trigger knows the repeat, so the workflow still gets the job once.
+			expect(delivery.attemptLog.at(-1)?.status).toBe(200);
+			for (const attempt of delivery.attemptLog.slice(0, -1)) {
+				expect(attempt.error).toBe('UND_ERR_HEADERS_TIMEOUT');
+				recordN8nFault(
+					'n8n: 100 MiB delivery unanswered in 10 s',
+					`attempt at ${attempt.at} timed out, the service retried`,
+				);
+			}
+			const [execution] = await client.waitForExecutions(id, 1, 180_000);
+			expect(await client.listExecutions({ workflowId: id })).toHaveLength(1);
+			expect(execution.status).toBe('success');
+			const [item] = nodeOutput(execution, CALLBACK_TRIGGER);
+			expect(item).toMatchObject({ kind: 'reviewJob', recordCount: REVIEWS_FOR_100_MIB });
+			expect((item.payload as { reviews: unknown[] }).reviews).toHaveLength(REVIEWS_FOR_100_MIB);
+		}, 300_000);
+	}
 
 	it("refuses a delivery over the trigger's limit (128 MiB) with 413 before reading it", async () => {
 		const { id, url } = await activeCallbackTrigger('large: over the limit', {

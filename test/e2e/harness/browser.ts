@@ -39,6 +39,8 @@ export async function launchBrowser(): Promise<Browser> {
 		executablePath: chromiumPath(),
 		headless: true,
 		viewport: { width: 1440, height: 900 },
+		// n8n's canvas animates (edges, spinners) on every frame otherwise: CPU the tests beside need.
+		reducedMotion: 'reduce',
 		args: [
 			'--no-sandbox',
 			'--disable-gpu',
