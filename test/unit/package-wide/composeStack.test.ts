@@ -20,6 +20,7 @@ import { trackedFiles } from '../nodeClasses';
 
 interface ComposeService {
 	image?: string;
+	pull_policy?: string;
 	build?: { dockerfile: string };
 	stop_grace_period?: string;
 	command?: string;
@@ -37,9 +38,8 @@ const { services } = parse(readFileSync(STACK_COMPOSE_FILE, 'utf8'), { merge: tr
 const cfg = readFileSync(HAPROXY_TEMPLATE, 'utf8');
 const shippedEnv = readEnvFile(STACK_ENV_FILE);
 const fromDeploy = (file: string) => path.join(path.dirname(STACK_COMPOSE_FILE), file);
-const n8nServices = Object.entries(services).filter(
-	([, service]) => service.build?.dockerfile === 'deploy/Dockerfile',
-);
+const n8nImage = services.n8n.image;
+const n8nServices = Object.entries(services).filter(([, service]) => service.image === n8nImage);
 const webhookServices = Array.from(
 	{ length: STACK_WEBHOOK_PROCESSES },
 	(_, i) => `n8n-webhook-${i + 1}`,
@@ -76,6 +76,16 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 			),
 		});
 		expect(STACK_WORKERS).toBe(WORKER_COUNT);
+		// One build of the package's image, by main's service; the others run it, never pulled.
+		expect(services.n8n.build?.dockerfile).toBe('deploy/Dockerfile');
+		expect(
+			Object.entries(services)
+				.filter(([, service]) => service.build)
+				.map(([name]) => name),
+		).toEqual(['n8n']);
+		expect(n8nServices.map(([, service]) => service.pull_policy)).toEqual(
+			n8nServices.map(() => 'never'),
+		);
 		const published = Object.entries(services).filter(([, service]) => service.ports);
 		expect(published.map(([name]) => name)).toEqual(['haproxy']);
 	});
