@@ -42,10 +42,6 @@ const notRepeatedInQueueMode = [
 module.exports = {
 	// CI's summary reads what each run reports (only with CI_SUMMARY_DIR set: see .ci/run).
 	reporters: ['default', '<rootDir>/scripts/ci-jest-report.js'],
-	// The unit, engine and simulator files mostly wait (timers, loopback servers): on 2 CPUs four
-	// workers ran them in 61 s, two in 89 s; CI took 172 s with jest's default there (one worker).
-	// The end-to-end projects run in band (--runInBand) whatever this says.
-	maxWorkers: '200%',
 	testSequencer: '<rootDir>/scripts/jest-sequencer.js',
 	projects: [
 		project('unit'),
