@@ -1,13 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import {
-	existsSync,
-	mkdirSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	statSync,
-	writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { artifactsDir, repoRoot } from './paths';
@@ -87,49 +79,16 @@ export function packPackage(
 }
 
 /**
- * Installs the tarball the way n8n 2.41's community-node installer does (CommunityPackagesService
- * .downloadPackage): unpack into `<userFolder>/.n8n/nodes/node_modules/<name>`, drop dev, peer and
- * optional dependencies from its package.json, `npm install` inside it without scripts, then record
- * the version in the nodes folder's package.json.
+ * Installs the tarball the way n8n 2.41's community-node installer does, with the script the
+ * production image runs (deploy/install-package.sh, deploy/Dockerfile): every n8n the tests start
+ * gets the package as the shipped image has it.
  */
 export function installPackage(userFolder: string, tarball: string): void {
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const packageDir = path.join(nodesDir, 'node_modules', packageName);
-	rmSync(packageDir, { recursive: true, force: true });
-	mkdirSync(packageDir, { recursive: true });
-	execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
-
-	const manifestPath = path.join(packageDir, 'package.json');
-	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
-		readFileSync(manifestPath, 'utf8'),
-	) as Record<string, unknown> & { version: string };
-	writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 	execFileSync(
-		'npm',
-		[
-			'install',
-			'--audit=false',
-			'--fund=false',
-			'--bin-links=false',
-			'--install-strategy=shallow',
-			'--ignore-scripts=true',
-			'--package-lock=false',
-			'--loglevel=error',
-		],
-		{ cwd: packageDir, stdio: ['ignore', 'ignore', 'inherit'] },
+		'sh',
+		[INSTALL_SCRIPT, path.resolve(tarball), path.join(userFolder, '.n8n', 'nodes')],
+		{ stdio: ['ignore', 'ignore', 'inherit'] },
 	);
-
-	const nodesManifestPath = path.join(nodesDir, 'package.json');
-	let nodesManifest = {
-		name: 'installed-nodes',
-		private: true,
-		dependencies: {} as Record<string, string>,
-	};
-	try {
-		nodesManifest = JSON.parse(readFileSync(nodesManifestPath, 'utf8'));
-	} catch {
-		// first package in this folder
-	}
-	nodesManifest.dependencies = { ...nodesManifest.dependencies, [packageName]: manifest.version };
-	writeFileSync(nodesManifestPath, JSON.stringify(nodesManifest, null, 2));
 }
+
+export const INSTALL_SCRIPT = path.join(repoRoot, 'deploy', 'install-package.sh');

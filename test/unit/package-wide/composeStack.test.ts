@@ -261,10 +261,22 @@ describe('deploy/Dockerfile', () => {
 			new RegExp(`^ARG N8N_VERSION=${pinned.replace(/\./g, '\\.')}$`, 'm'),
 			/^FROM n8nio\/n8n:\$\{N8N_VERSION\}$/m,
 			/^USER node$/m,
-			/cd "\$HOME\/\.n8n\/nodes"/,
-			/npm install --omit=dev --omit=peer --ignore-scripts .*"\$1"/,
-			/^COPY --chown=node:node n8n-nodes-review-scraping-\*\.tgz /m,
+			/^COPY --chown=node:node n8n-nodes-review-scraping-\*\.tgz deploy\/install-package\.sh package\/$/m,
+			/sh "\$PWD\/package\/install-package\.sh" "\$1" "\$HOME\/\.n8n\/nodes"/,
 		])
 			expect(dockerfile).toMatch(line);
+	});
+
+	it('has in its build context every file it copies, and nothing else', () => {
+		const ignore = readFileSync(path.join(repoRoot, 'deploy', 'Dockerfile.dockerignore'), 'utf8');
+		const kept = ignore
+			.split('\n')
+			.filter((line) => line.startsWith('!'))
+			.map((line) => line.slice(1));
+		const copied = [...dockerfile.matchAll(/^COPY (?:--\S+ )*(.+) \S+$/gm)].flatMap(([, sources]) =>
+			sources.split(' '),
+		);
+		expect(ignore).toMatch(/^\*$/m);
+		expect(kept.sort()).toEqual(copied.sort());
 	});
 });
