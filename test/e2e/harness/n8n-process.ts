@@ -219,6 +219,10 @@ export function n8nSettings(settings: {
 				// (the editor shows it without data); the large-delivery tests read a 100 MiB job's
 				// items back.
 				EXECUTIONS_DATA_MAX_DISPLAY_SIZE: String(256 * 1024 * 1024),
+				// The stack keeps n8n's secure cookie, which signs in over http on 127.0.0.1 as on
+				// localhost (n8n's editor refuses it only at other http addresses, and in Safari).
+				N8N_SECURE_COOKIE: 'false',
+				N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			};
 	return {
 		NODE_ENV: 'production',
@@ -231,7 +235,6 @@ export function n8nSettings(settings: {
 		N8N_WEBHOOK_URL: `${url}/`,
 		N8N_EDITOR_BASE_URL: `${url}/`,
 		N8N_ENCRYPTION_KEY: settings.encryptionKey,
-		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -249,7 +252,6 @@ export function n8nSettings(settings: {
 		...(settings.n8nMain && hasModule(settings.n8nMain, 'mcp-registry')
 			? { N8N_DISABLED_MODULES: 'mcp-registry' }
 			: {}),
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		...harness,
 		// A service on a public host name, for the callback checks: that name resolves to the
 		// simulator on 127.0.0.1 in n8n's processes only.

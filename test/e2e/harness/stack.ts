@@ -77,9 +77,4 @@ export const TWIN_ONLY_SETTINGS = {
 	],
 	/** The simulator answers for the service's public host names (a preloaded script). */
 	simulator: ['NODE_OPTIONS'],
-	/**
-	 * Sign-in over http on 127.0.0.1 (compose.yaml: n8n's secure cookie unless deploy/.env says
-	 * otherwise), and no check of the user folder's permissions (it is made by the harness).
-	 */
-	harness: ['N8N_SECURE_COOKIE', 'N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS'],
 } as const;
