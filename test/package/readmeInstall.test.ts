@@ -69,15 +69,20 @@ describe("README's Install, run as written against a fresh home folder", () => {
 
 	it("runs deploy/Dockerfile's install step as plain processes: the image's home is the working folder", () => {
 		const dockerfile = readFileSync(join(root, 'deploy', 'Dockerfile'), 'utf8');
-		const copyTo = /^COPY --chown=node:node n8n-nodes-review-scraping-\*\.tgz (\S+)$/m.exec(
-			dockerfile,
-		);
+		const copyTo =
+			/^COPY --chown=node:node n8n-nodes-review-scraping-\*\.tgz deploy\/install-package\.sh (\S+)$/m.exec(
+				dockerfile,
+			);
 		const runLines = /^RUN ((?:.*\\\n)*.*)$/m.exec(dockerfile);
 		if (!copyTo || !runLines)
 			throw new Error('deploy/Dockerfile has no COPY of the tarball or no RUN');
 		const imageHome = join(work, 'image-home');
 		mkdirSync(join(imageHome, copyTo[1]), { recursive: true });
 		copyFileSync(join(work, packed), join(imageHome, copyTo[1], packed));
+		copyFileSync(
+			join(root, 'deploy', 'install-package.sh'),
+			join(imageHome, copyTo[1], 'install-package.sh'),
+		);
 		const script = runLines[1].replace(/\\\n/g, '\n');
 		// The image runs RUN with /bin/sh, as WORKDIR (the node user's home) and HOME.
 		const run = runAsUser(['sh', '-c', script], imageHome, imageHome);
