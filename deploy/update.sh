@@ -4,10 +4,8 @@
 # front's rotation. Deliveries keep arriving throughout: a webhook process is taken out of the
 # front's rotation and left to finish what it holds before it stops (n8n's webhook process takes
 # requests until it exits), and each process is given more time to finish its work than n8n's own
-# 30-second shutdown (compose.yaml's stop_grace_period). A worker stops while n8n's execution queue
-# is held for every worker (queue-hold.lua), so that it takes no job it would not run.
-# test/e2e-queue/faults.test.ts runs this order on the plain-process twin during a burst of
-# deliveries and finds none lost.
+# 30-second shutdown (compose.yaml's stop_grace_period). test/e2e-queue/faults.test.ts runs this order on the plain-process twin during
+# a burst of deliveries and finds none lost.
 # Usage, from the repository after `git pull`:
 #   npm install && rm -f *.tgz && npm run build && npm pack && bash deploy/update.sh
 set -euo pipefail
@@ -22,18 +20,6 @@ FRONT_SETTLE_SECONDS=5
 STOP_GRACE_SECONDS=40
 
 compose() { docker compose -f compose.yaml "$@"; }
-# Holds or releases n8n's execution queue for every worker (queue-hold.lua): a worker stops while
-# it is held, so that it takes no job after its SIGTERM (n8n would fail that job as stalled).
-queue() {
-	local keys
-	if [ "$1" = hold ]; then
-		keys='bull:jobs:wait bull:jobs:paused bull:jobs:meta-paused bull:jobs:paused bull:jobs:meta'
-	else
-		keys='bull:jobs:paused bull:jobs:wait bull:jobs:meta-paused bull:jobs:resumed bull:jobs:meta'
-	fi
-	# shellcheck disable=SC2086 # five keys, split on purpose
-	compose exec -T redis redis-cli EVAL "$(cat queue-hold.lua)" 5 $keys "$1" >/dev/null
-}
 # HAProxy's runtime API (haproxy.cfg's stats socket), from inside its container.
 front() { compose exec -T haproxy sh -c "echo '$1' | nc 127.0.0.1 9999"; }
 
@@ -72,21 +58,14 @@ for service in "${UPDATE_ORDER[@]}"; do
 		compose up -d --no-deps --no-build "$service"
 		wait_healthy "$(compose ps -q "$service")"
 		front "set server n8n_webhooks/$service state ready"
-	elif [[ "$service" == n8n-worker-* ]]; then
-		echo "update: $service (the queue held while it stops: its running executions finish, it takes no new one)"
-		queue hold
-		trap 'queue release' EXIT
-		compose stop --timeout "$STOP_GRACE_SECONDS" "$service"
-		queue release
-		trap - EXIT
-		compose up -d --no-deps --no-build "$service"
-		wait_healthy "$(compose ps -q "$service")"
-		# Its task runner follows it (a new runner image when the n8n version changed).
-		compose up -d --no-deps "${service/worker/runner}"
 	else
 		echo "update: $service"
 		compose up -d --no-deps --no-build "$service"
 		wait_healthy "$(compose ps -q "$service")"
+		# A worker's task runner follows it (a new runner image when the n8n version changed).
+		if [[ "$service" == n8n-worker-* ]]; then
+			compose up -d --no-deps "${service/worker/runner}"
+		fi
 	fi
 done
 # What compose.yaml no longer runs stops last, with the same grace: from a deploy/ before the task

@@ -35,12 +35,7 @@ const TRIGGER = 'Scraping Callback Trigger';
 const HANDLED = 'Handle Results';
 
 /** The documented update's order and grace, read from the script users run (deploy/update.sh). */
-function documentedUpdate(): {
-	order: string[];
-	graceMs: number;
-	settleMs: number;
-	holdsQueueForWorkers: boolean;
-} {
+function documentedUpdate(): { order: string[]; graceMs: number; settleMs: number } {
 	const script = readFileSync(path.join(repoRoot, 'deploy', 'update.sh'), 'utf8');
 	const value = (name: string) => new RegExp(`^${name}=(.+)$`, 'm').exec(script)?.[1] ?? '';
 	const order = value('UPDATE_ORDER').replace(/[()]/g, '').split(' ').filter(Boolean);
@@ -59,9 +54,6 @@ function documentedUpdate(): {
 		}),
 		graceMs: Number(value('STOP_GRACE_SECONDS')) * 1000,
 		settleMs: Number(value('FRONT_SETTLE_SECONDS')) * 1000,
-		// A worker stops between `queue hold` and `queue release` (queue-hold.lua).
-		holdsQueueForWorkers:
-			/queue hold\n(?:.*\n)*?\s*compose stop [^\n]*"\$service"\n\s*queue release/.test(script),
 	};
 }
 
@@ -294,10 +286,7 @@ async function retryFailed(workflowId: string): Promise<string[]> {
 }
 
 /** Runs one fault during a stream and reports its figures; asserts that nothing was lost. */
-async function survives(
-	name: string,
-	fault: Fault,
-): Promise<Record<string, unknown> & { lostToStalling: number }> {
+async function survives(name: string, fault: Fault): Promise<Record<string, unknown>> {
 	const tag = randomUUID().slice(0, 8);
 	const { workflowId, url } = await publishExample(`faults: ${name}`);
 	const { first, resent, timelineMs, otherwiseAtMs } = await streamThrough(url, tag, fault);
@@ -409,7 +398,7 @@ async function survives(
 	expect(
 		leftovers.flatMap((e) => idsIn(e.data, tag)).filter((id) => !refusedFirst.has(id)),
 	).toEqual([]);
-	return { ...figures, lostToStalling: lostToStalling.length };
+	return figures;
 }
 
 /** Each fault strikes once a quarter of the stream was answered 2xx (or after a minute). */
@@ -445,19 +434,16 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 		const update = documentedUpdate();
 		expect(update.order).toEqual(['main', 'webhook', 'webhook1', 'worker0', 'worker1']);
 		expect(update.graceMs).toBeGreaterThan(30_000);
-		expect(update.holdsQueueForWorkers).toBe(true);
 		const figures = await survives('documented update', async (accepted, mark) => {
 			await aQuarterAccepted(accepted);
 			for (const name of update.order) {
-				await cluster.restart(name, update.graceMs, { holdQueue: update.holdsQueueForWorkers });
+				await cluster.restart(name, update.graceMs);
 				mark(`${name} restarted`);
 				await sleep(update.settleMs);
 			}
 		});
 		// The front takes a stopping webhook process out and sends its connections to the other.
 		expect(figures.answeredOtherwise).toEqual({});
-		// A worker stops while the queue is held: it takes no job it would leave to fail as stalled.
-		expect(figures.lostToStalling).toBe(0);
 		expect(figures.executionsTwice).toBe(0);
 	}, 900_000);
 });

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import { postgresHandshake } from '../e2e/harness/services';
-import { holdQueue } from '../e2e/harness/queueHold';
-import { activateChain, chain, packageNode, webhookNode } from '../e2e/harness/workflows';
+import { chain, packageNode } from '../e2e/harness/workflows';
 import { processLog, sleep, timesEnqueued, useQueueE2e, workersThatRan } from './helpers';
 
 const { client, state, control, simulator, credentials } = useQueueE2e({
@@ -60,31 +59,6 @@ describe('queue mode cluster', () => {
 			expect.arrayContaining(['main', 'webhook', 'worker0', 'worker1']),
 		);
 		expect(logs).toEqual(logs.map(({ name }) => ({ name, connected: true, warnings: null })));
-	});
-});
-
-describe("deploy/update.sh's queue hold (queue-hold.lua), on n8n's queue", () => {
-	it('keeps an execution queued while held, whatever worker is free, and runs it once released', async () => {
-		const path = `queue-hold-${Date.now()}`;
-		const workflowId = await activateChain(client, 'queue: hold', [
-			webhookNode(path, { respond: 'onReceived' }),
-		]);
-		let released = false;
-		await holdQueue(state.queue.redisPort, 'hold');
-		try {
-			const answer = await client.callWebhook(path, { held: true });
-			expect(answer.status).toBe(200);
-			// Both workers are idle: only the hold keeps the job from them.
-			await sleep(4000);
-			const held = await client.listExecutions({ workflowId });
-			expect(held.map((execution) => execution.status)).toEqual(['new']);
-			expect(await holdQueue(state.queue.redisPort, 'release')).toBeGreaterThanOrEqual(1);
-			released = true;
-			const [execution] = await client.waitForExecutions(workflowId, 1, 30_000);
-			expect(execution.status).toBe('success');
-		} finally {
-			if (!released) await holdQueue(state.queue.redisPort, 'release');
-		}
 	});
 });
 

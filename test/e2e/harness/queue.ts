@@ -14,7 +14,6 @@ import { installPackage, packageName } from './package';
 import { artifactsDir } from './paths';
 import { startPostgres, startRedis, type PostgresService, type Service } from './services';
 import { startDeliveryProxy, type DeliveryProxy } from './proxy';
-import { holdQueue } from './queueHold';
 import { STACK_WEBHOOK_PROCESSES, stackEnv, type StackAddresses } from './stack';
 import { launchTaskRunner, type TaskRunner } from './taskRunner';
 
@@ -85,10 +84,9 @@ export interface QueueCluster {
 	killWebhook(index: number): Promise<void>;
 	/**
 	 * Stops one n8n process as `docker compose` does (SIGTERM, SIGKILL after `graceMs`) and starts
-	 * it again in its place, answering once it is ready: `main`, `webhook<i>` or `worker<i>`. With
-	 * `holdQueue`, a worker stops while n8n's execution queue is held, as deploy/update.sh stops it.
+	 * it again in its place, answering once it is ready: `main`, `webhook<i>` or `worker<i>`.
 	 */
-	restart(process: string, graceMs: number, options?: { holdQueue?: boolean }): Promise<void>;
+	restart(process: string, graceMs: number): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -396,7 +394,7 @@ export async function startQueueCluster(options: {
 				process.kill(-instance.pid, 'SIGKILL');
 				await instance.exited;
 			},
-			async restart(name, graceMs, restartOptions) {
+			async restart(name, graceMs) {
 				const [, kind, number] = /^(main|webhook|worker)(\d*)$/.exec(name) ?? [];
 				const index = Number(number || 0);
 				if (kind === 'main') {
@@ -415,13 +413,8 @@ export async function startQueueCluster(options: {
 					await front!.admin(`set server ${server} state ready`);
 					await frontServerReaches(server, (s) => s.status === 'UP', 30_000);
 				} else if (kind === 'worker' && workers[index] && alive[index]) {
-					if (restartOptions?.holdQueue) await holdQueue(redis.port, 'hold');
-					try {
-						await stopWithin(workers[index]!, graceMs);
-						alive[index] = false;
-					} finally {
-						if (restartOptions?.holdQueue) await holdQueue(redis.port, 'release');
-					}
+					await stopWithin(workers[index]!, graceMs);
+					alive[index] = false;
 					await startWorker(index);
 				} else {
 					throw new Error(`no running n8n process called "${name}"`);

@@ -62,7 +62,7 @@ async function waitFor(
 }
 
 /** One request/answer exchange on a fresh loopback connection. */
-export function exchange(port: number, request: string, timeoutMs = 1000): Promise<string> {
+function exchange(port: number, request: string, timeoutMs = 1000): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const socket = net.connect({ host: '127.0.0.1', port });
 		let answer = '';
