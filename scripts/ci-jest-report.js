@@ -1,14 +1,36 @@
 // A jest reporter for CI's summary (scripts/ci-summary.mjs): with CI_SUMMARY_DIR set, each jest run
 // writes its counts, the phase it ran in (CI_PHASE) and when its last test ended, so the summary
 // can show what jest itself does not print: the time a run stays alive after its last test.
-const { appendFileSync, mkdirSync, writeFileSync } = require('node:fs');
+const { appendFileSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const { runsAlone } = require('./jest-sequencer');
 
+/** CPU seconds the whole machine has spent busy since boot (/proc/stat), or NaN off Linux. */
+function machineBusySeconds() {
+	try {
+		const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+			.split('\n')[0]
+			.trim()
+			.split(/\s+/)
+			.map(Number);
+		return (user + nice + system + irq + softirq + steal) / 100;
+	} catch {
+		return NaN;
+	}
+}
+
 class CiJestReport {
+	busyAtFileStart = new Map();
+
+	onTestFileStart(test) {
+		this.busyAtFileStart.set(test.path, machineBusySeconds());
+	}
+
 	// A line per test file as it ends (phase, project, file, seconds, failed tests, 1 for a file that
-	// runs alone): the summary's slowest files, and the moment .ci/run starts the queue suite.
+	// runs alone, CPU seconds the machine spent meanwhile): the summary's slowest files, and the
+	// moment .ci/run starts the queue suite. The CPU column is the file's own only when nothing
+	// else ran beside it (one worker, no lane).
 	onTestResult(test, result) {
 		const dir = process.env.CI_SUMMARY_DIR;
 		if (!dir) return;
@@ -22,6 +44,7 @@ class CiJestReport {
 			seconds,
 			failed,
 			runsAlone(test.path) ? 1 : 0,
+			(machineBusySeconds() - (this.busyAtFileStart.get(test.path) ?? NaN)).toFixed(0),
 		].join('\t');
 		appendFileSync(path.join(dir, 'files.tsv'), `${line}\n`);
 	}

@@ -17,6 +17,7 @@ CACHE="$ROOT/.cache"
 NODE_DIR="$CACHE/node$NODE_MAJOR"
 N8N_DIR="$CACHE/n8n-$N8N_VERSION"
 MARKER="$N8N_DIR/.complete"
+LOCK="$ROOT/scripts/n8n-locks/n8n-$N8N_VERSION.package-lock.json"
 
 log() { printf '[n8n-runtime] %s\n' "$*" >&2; }
 
@@ -149,8 +150,17 @@ JSON
 		sqlite_build=$!
 	fi
 	# Install scripts stay off: the Kafka client's native build downloads sources and fails offline.
-	with_heartbeat "npm install n8n@$N8N_VERSION" "$N8N_DIR" \
-		npm install --prefix "$N8N_DIR" --ignore-scripts --no-audit --no-fund --loglevel=warn
+	# A version with a lock file in scripts/n8n-locks installs that tree (npm ci), the same every
+	# day whatever the registry publishes, and without resolving n8n's dependencies again.
+	if [ -f "$LOCK" ]; then
+		cp "$LOCK" "$N8N_DIR/package-lock.json"
+		with_heartbeat "npm ci n8n@$N8N_VERSION (scripts/n8n-locks)" "$N8N_DIR" \
+			npm ci --prefix "$N8N_DIR" --ignore-scripts --no-audit --no-fund --loglevel=warn
+	else
+		log "no lock file for n8n $N8N_VERSION in scripts/n8n-locks: resolving its dependencies (copy .cache/n8n-$N8N_VERSION/package-lock.json there to keep this tree)"
+		with_heartbeat "npm install n8n@$N8N_VERSION" "$N8N_DIR" \
+			npm install --prefix "$N8N_DIR" --ignore-scripts --no-audit --no-fund --loglevel=warn
+	fi
 	installed_sqlite="$("$NODE_BIN/node" -p "require('$N8N_DIR/node_modules/sqlite3/package.json').version")"
 	if [ -n "$sqlite_build" ] && wait "$sqlite_build" && [ "$installed_sqlite" = "$sqlite_version" ]; then
 		rm -rf "$N8N_DIR/node_modules/sqlite3/build"

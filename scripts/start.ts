@@ -10,6 +10,8 @@
  * n8n's main process, two webhook processes and two workers, all on deploy/n8n.env, behind
  * deploy/haproxy.cfg on N8N_PORT.
  * Its database is thrown away when it stops; the simulator and the examples as above.
+ * `--control` adds a loopback endpoint that kills and restarts the stack's processes (its URL is
+ * printed; test/e2e/harness/queue-control.ts lists its routes): the faults test's way in.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -42,12 +44,14 @@ import {
 } from '../test/e2e/harness/paths';
 import { HAPROXY_TEMPLATE } from '../test/e2e/harness/proxy';
 import { startQueueCluster, type QueueCluster } from '../test/e2e/harness/queue';
+import { startControlServer, type ControlServer } from '../test/e2e/harness/queue-control';
 import { STACK_ENV_FILE } from '../test/e2e/harness/stack';
 
 const home = path.join(cacheDir, 'n8n-home');
 const n8nPort = Number(process.env.N8N_PORT ?? 5678);
 const simPort = Number(process.env.SIM_PORT ?? 4010);
 const scale = process.argv.includes('--scale');
+const control = process.argv.includes('--control');
 
 const owner: Owner = {
 	email: 'demo@example.com',
@@ -193,10 +197,14 @@ async function startScale() {
 	const tarball = packPackage(path.join(artifactsDir, 'pack', 'scale'));
 
 	let cluster: QueueCluster | undefined;
+	let controlServer: ControlServer | undefined;
 	const { simulator, stop } = await startDemoSimulator(
 		simPort,
 		'the front, n8n, Redis, PostgreSQL',
-		() => cluster?.stop(),
+		async () => {
+			await controlServer?.close();
+			await cluster?.stop();
+		},
 	);
 
 	try {
@@ -223,6 +231,7 @@ async function startScale() {
 		const line = (name: string, url: string, what: string) =>
 			`  ${name.padEnd(12)}${url.padEnd(26)}${what}`;
 		const processes = cluster.processes();
+		if (control) controlServer = await startControlServer(cluster);
 		process.stdout.write(
 			[
 				'',
@@ -259,6 +268,9 @@ async function startScale() {
 					`version ${cluster.postgres.version}, thrown away when this stops`,
 				),
 				line('Redis', `127.0.0.1:${cluster.redis.port}`, 'the queue'),
+				...(controlServer
+					? [line('Control', controlServer.url, 'kills and restarts processes (--control)')]
+					: []),
 				'',
 				`Credentials (pointing at the simulator on 127.0.0.1:${simPort}):`,
 				...Object.values(credentials).map((c) => `  ${c.name}`),
@@ -277,6 +289,12 @@ async function startScale() {
 }
 
 async function main() {
+	if (control && !scale) {
+		process.stderr.write(
+			'npm start: --control serves the stack of --scale only (npm start -- --scale --control)\n',
+		);
+		process.exit(2);
+	}
 	if (scale) return await startScale();
 	mkdirSync(home, { recursive: true });
 	await assertPortFree(n8nPort, 'N8N_PORT');

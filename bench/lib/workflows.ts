@@ -117,6 +117,25 @@ export async function postWhenRegistered(
 	}
 }
 
+/**
+ * n8n answers 503 "Database is not ready!" before it starts anything while its database ping is
+ * late (a starved process: CI's quick run meets it beside the end-to-end files); sent again.
+ */
+export async function postWhenDatabaseReady(
+	url: string,
+	body: unknown,
+	timeoutMs: number,
+	waitMs = 30_000,
+): Promise<Posted> {
+	const deadline = Date.now() + waitMs;
+	for (;;) {
+		const posted = await post(url, body, timeoutMs);
+		if (posted.status !== 503 || !posted.text.includes('Database is not ready')) return posted;
+		if (Date.now() > deadline) return posted;
+		await sleep(500);
+	}
+}
+
 export function expectOk(posted: Posted, what: string): Posted {
 	if (posted.status !== 200) {
 		throw new Error(`${what}: HTTP ${posted.status} ${posted.text.slice(0, 500)}`);

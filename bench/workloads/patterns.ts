@@ -21,7 +21,13 @@ import {
 } from '../lib/patternsTable';
 import type { BenchContext, BenchResult, Row } from '../lib/result';
 import { log } from '../lib/rounds';
-import { expectOk, packageNode, post, saveSettings, webhookTrigger } from '../lib/workflows';
+import {
+	expectOk,
+	packageNode,
+	postWhenRegistered,
+	saveSettings,
+	webhookTrigger,
+} from '../lib/workflows';
 
 const ADD_PATH = '/api/v2/profiles/add';
 const ADD_BULK_PATH = '/api/v2/profiles/add_bulk';
@@ -234,7 +240,7 @@ export async function patterns(context: BenchContext): Promise<BenchResult> {
 				}));
 				const started = Date.now();
 				const url = `${env.instance.url}/webhook/${pattern === 'loop' ? loopPath : addManyPath}`;
-				expectOk(await post(url, { profiles: list }), `${pattern} start`);
+				expectOk(await postWhenRegistered(url, { profiles: list }), `${pattern} start`);
 				const expected = pattern === 'loop' ? 1 : 1 + profiles;
 				const rows = await until(boundMs, () => {
 					const found = mine();

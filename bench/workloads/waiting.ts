@@ -24,7 +24,7 @@ import { RssSampler } from '../lib/rss';
 import {
 	expectOk,
 	packageNode,
-	post,
+	postWhenDatabaseReady,
 	postWhenRegistered,
 	saveSettings,
 	UNFINISHED,
@@ -221,7 +221,7 @@ async function runOnce(
 			url: `https://www.example.com/biz/${tag}-${i}`,
 			blocks: REVIEWS_PER_JOB[i % REVIEWS_PER_JOB.length],
 		};
-		expectOk(await post(target.url, body, 60_000), `start ${i}`);
+		expectOk(await postWhenDatabaseReady(target.url, body, 60_000), `start ${i}`);
 	});
 	const waiting = await until(`${executions} executions waiting`, 300_000, () => {
 		const rows = mine();

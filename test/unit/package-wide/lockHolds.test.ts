@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
 const SCRIPT = join(root, 'scripts', 'lock-check.mjs');
+
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 const check = (folder: string) =>
 	spawnSync(process.execPath, [SCRIPT, folder], { encoding: 'utf8', timeout: 60_000 });
@@ -42,6 +44,18 @@ describe('package-lock.json holds: every dependency range is met by a locked ver
 			const run = check(folder);
 			expect(run.stdout).toContain('every range is met by a locked version');
 			expect(run.status).toBe(0);
+		}
+	});
+
+	it('holds a lock for each n8n that CI installs (the pinned one, the compatibility ones): that n8n', () => {
+		const compat = /^COMPAT_N8N_VERSIONS=\(([^)]*)\)$/m.exec(read('.ci/run'))?.[1].split(' ') ?? [];
+		expect(compat.length).toBeGreaterThan(0);
+		for (const version of [read('scripts/n8n-version').trim(), ...compat]) {
+			const lock = JSON.parse(read(`scripts/n8n-locks/n8n-${version}.package-lock.json`)) as {
+				packages: Record<string, { version?: string; dependencies?: Record<string, string> }>;
+			};
+			expect(lock.packages[''].dependencies).toEqual({ n8n: version });
+			expect(lock.packages['node_modules/n8n'].version).toBe(version);
 		}
 	});
 
