@@ -1,31 +1,47 @@
 /**
  * No acknowledged delivery lost when a process of the production stack dies or is updated. The
- * stack as shipped, on a cluster of its own (`startQueueCluster({ stack: true })`: deploy/n8n.env,
- * two webhook processes behind deploy/haproxy.cfg, two workers, n8n's own shutdown grace), runs the
- * "each delivery handled once" example (Scraping Callback Trigger → Remove Duplicates on
- * deliveryKey), as docs/results-delivery.md sets it. Deliveries stream in through the front while
- * a fault happens; then, as the service does, every delivery not answered 2xx is sent again.
+ * stack's twin as users start it (`npm start -- --scale`, with `--control` for the kills and
+ * restarts: deploy/n8n.env, two webhook processes behind deploy/haproxy.cfg, two workers, n8n's own
+ * shutdown grace), runs the "each delivery handled once" example (Scraping Callback Trigger →
+ * Remove Duplicates on deliveryKey), as docs/results-delivery.md sets it. Deliveries stream in
+ * through the front while a fault happens; then, as the service does, every delivery not answered
+ * 2xx is sent again.
  * Nothing lost: every delivery answered 2xx ends in a successful execution, every job is handled,
  * and a job delivered once is handled once (one the service delivered twice may pass n8n's Remove
  * Duplicates twice: its race, docs/results-delivery.md).
  * FAULT_TEST_DELIVERIES (default 200) sets the stream's size; `npm run bench` has none of these.
+ * Last, Ctrl-C stops the twin (docs/production.md: "Ctrl-C stops everything, and its database is
+ * thrown away"), as a terminal sends it: to npm, its shell, tsx and the script at once.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+	chmodSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
-import { defaultOwner, N8nClient, type Execution } from '../e2e/harness/client';
+import { launchBrowser, signIn } from '../e2e/harness/browser';
+import { N8nClient, type Execution } from '../e2e/harness/client';
 import { loadExamples, prepareExample } from '../e2e/harness/examples';
 import { recordN8nFault } from '../e2e/harness/n8nFaults';
+import { freePort } from '../e2e/harness/n8n-process';
 import { artifactsDir, repoRoot } from '../e2e/harness/paths';
-import { startQueueCluster, type QueueCluster } from '../e2e/harness/queue';
-import { readState } from '../e2e/harness/state';
+import { descendantsOf, killAll, stillRunning, type ProcessId } from '../e2e/harness/processTree';
+import { QueueControl } from '../e2e/harness/queue-control';
 import { allExecutions, postCallback, sleep, socialScrapeCallback } from './helpers';
 
 const DELIVERIES = Number(process.env.FAULT_TEST_DELIVERIES) || 200;
 const SENDERS = 8;
+const TRAILING_GAP_MS = 500;
 const POST_TIMEOUT_MS = 60_000;
 const SETTLE_TIMEOUT_MS = 180_000;
 /** Queue recovery runs each minute (deploy/n8n.env); the first run may be up to that late. */
@@ -57,7 +73,73 @@ function documentedUpdate(): { order: string[]; graceMs: number; settleMs: numbe
 	};
 }
 
-let cluster: QueueCluster;
+/** The twin, as `npm start -- --scale --control` prints it once ready. */
+interface Twin {
+	npm: ChildProcess;
+	exited: Promise<number | string | null>;
+	output: () => string;
+	frontUrl: string;
+	control: QueueControl;
+	/** A temporary folder of its own (TMPDIR): what the twin leaves there is its own. */
+	tmp: string;
+}
+
+async function startTwin(): Promise<Twin> {
+	const tmp = mkdtempSync(path.join(os.tmpdir(), 'faults-twin-'));
+	// As /tmp is: run as root, the stack's PostgreSQL runs as user postgres and must reach its folder.
+	chmodSync(tmp, 0o1777);
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (!/^(npm_|JEST_|NODE_OPTIONS$|NODE_ENV$)/.test(key)) env[key] = value;
+	}
+	const n8nPort = await freePort();
+	const npm = spawn('npm', ['start', '--', '--scale', '--control'], {
+		cwd: repoRoot,
+		detached: true,
+		env: { ...env, N8N_PORT: String(n8nPort), SIM_PORT: String(await freePort()), TMPDIR: tmp },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const exited = new Promise<number | string | null>((resolve) =>
+		npm.once('exit', (code, signal) => resolve(signal ?? code)),
+	);
+	let output = '';
+	// Not ready: what it started goes, as a crash would take it.
+	const ready = new Promise<void>((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error(`not ready in 420 s:\n${output}`)), 420_000);
+		npm.stdout!.on('data', (chunk) => {
+			output += chunk;
+			if (READY.test(output)) {
+				clearTimeout(timer);
+				resolve();
+			}
+		});
+		npm.stderr!.on('data', (chunk) => (output += chunk));
+		void exited.then((code) => {
+			clearTimeout(timer);
+			reject(new Error(`exited (${code}) before ready:\n${output}`));
+		});
+	});
+	await ready.catch((error: unknown) => {
+		killAll(descendantsOf(npm.pid!));
+		throw error;
+	});
+	const controlUrl = /^\s*Control\s+(http:\/\/127\.0\.0\.1:\d+)/m.exec(output)?.[1];
+	if (!controlUrl) throw new Error(`no control URL in the twin's output:\n${output}`);
+	return {
+		npm,
+		exited,
+		output: () => output,
+		frontUrl: `http://127.0.0.1:${n8nPort}`,
+		control: new QueueControl(controlUrl),
+		tmp,
+	};
+}
+
+const READY = /Ctrl-C stops everything\./;
+
+let twin: Twin | undefined;
+/** Every process the twin started, read once it was ready. */
+let started: ProcessId[] = [];
 let client: N8nClient;
 const report: Record<string, unknown> = {};
 
@@ -67,25 +149,19 @@ const report: Record<string, unknown> = {};
  * handled its job and saved nothing of it.
  */
 const handledBodies: string[] = [];
+/** The login the twin prints. */
+let email: string;
+let password: string;
 let sink: Server;
 let sinkUrl: string;
 
 beforeAll(async () => {
-	cluster = await startQueueCluster({
-		tarball: readState().tarball,
-		label: 'faults',
-		stack: true,
-		// The test harness shortens n8n's graceful shutdown for its other clusters; the stack keeps
-		// n8n's own 30 s, which the update's grace is measured against.
-		env: Object.fromEntries(
-			(['main', 'webhook', 'worker'] as const).map((kind) => [
-				kind,
-				{ N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '30' },
-			]),
-		),
-	});
-	client = new N8nClient(cluster.main.url);
-	await client.signIn(defaultOwner);
+	twin = await startTwin();
+	started = descendantsOf(twin.npm.pid!);
+	// Signed in through the front with the login the twin prints, as a user reads it.
+	[, email, password] = /Login\s+(\S+)\s+\/\s+(\S+)/.exec(twin.output()) ?? [];
+	client = new N8nClient(twin.frontUrl);
+	await client.signIn({ email, password, firstName: 'Demo', lastName: 'User' });
 	client.apiKey = await client.createApiKey('faults');
 	sink = createServer((req, res) => {
 		let body = '';
@@ -100,7 +176,11 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-	await cluster?.stop();
+	// A run that failed before its last test: the twin goes as a crash would take it.
+	if (twin) {
+		killAll([...started, ...descendantsOf(twin.npm.pid!)]);
+		rmSync(twin.tmp, { recursive: true, force: true });
+	}
 	await new Promise((resolve) => sink?.close(resolve));
 	const file = path.join(artifactsDir, 'queue', 'faults.json');
 	mkdirSync(path.dirname(file), { recursive: true });
@@ -111,7 +191,7 @@ afterAll(async () => {
 async function publishExample(name: string): Promise<{ workflowId: string; url: string }> {
 	const example = loadExamples().find((e) => e.file === EXAMPLE);
 	if (!example) throw new Error(`examples/${EXAMPLE} is missing`);
-	const workflow = prepareExample(example.workflow, { credentials: {}, n8nUrl: cluster.front.url });
+	const workflow = prepareExample(example.workflow, { credentials: {}, n8nUrl: twin!.frontUrl });
 	const trigger = workflow.nodes.find((node) => node.name === TRIGGER)!;
 	trigger.webhookId = randomUUID();
 	const handle = workflow.nodes.find((node) => node.name === HANDLED)!;
@@ -130,7 +210,7 @@ async function publishExample(name: string): Promise<{ workflowId: string; url: 
 	});
 	const { id } = await client.createWorkflow({ ...workflow, name });
 	await client.activate(id);
-	const url = `${cluster.front.url}/webhook/${trigger.webhookId}/callback`;
+	const url = `${twin!.frontUrl}/webhook/${trigger.webhookId}/callback`;
 	// Registered a moment after activation: the trigger's own 400 to an empty body says it is.
 	const deadline = Date.now() + 20_000;
 	for (;;) {
@@ -163,8 +243,11 @@ const is2xx = (status: number) => status >= 200 && status < 300;
 
 /**
  * A stream of deliveries, SENDERS at a time, while `fault` runs: at least DELIVERIES, and on until
- * the fault is over, so that every step of it meets deliveries. Then each delivery answered
- * otherwise than 2xx is sent again (the service's retry) until it is, at most three more times.
+ * the fault is over, so that every step of it meets deliveries; past DELIVERIES, one sender every
+ * TRAILING_GAP_MS (the documented update lasts minutes: at full rate it reached the stream's bound,
+ * 1,000 executions that CI's two CPUs ran beside the rest of the suite, and stopped before the
+ * update was over). Then each delivery answered otherwise than 2xx is sent again (the service's
+ * retry) until it is, at most three more times.
  */
 type Fault = (accepted: () => number, mark: (event: string) => void) => Promise<void>;
 
@@ -190,10 +273,11 @@ async function streamThrough(
 		mark('fault over');
 	});
 	let next = 0;
-	const lane = async () => {
-		while (next < DELIVERIES || !faultOver) {
+	const lane = async (_: unknown, index: number) => {
+		while (next < DELIVERIES || (!faultOver && index === 0)) {
 			// Bounded: a fault that never ends stops the stream at five times its size.
 			if (next >= DELIVERIES * 5) break;
+			if (next >= DELIVERIES) await sleep(TRAILING_GAP_MS);
 			const n = next++;
 			const requestId = `fault-${tag}-${n}`;
 			const status = await deliver(url, requestId, n);
@@ -408,13 +492,39 @@ async function aQuarterAccepted(accepted: () => number): Promise<void> {
 }
 
 describe(`the production stack loses no acknowledged delivery (streams of ${DELIVERIES})`, () => {
+	// n8n's session cookie is secure by default (deploy/compose.yaml keeps it): a browser signs in
+	// over http only on 127.0.0.1 or localhost, as docs/production.md says.
+	it("signs a browser in through the front as shipped, with n8n's secure session cookie", async () => {
+		const browser = await launchBrowser();
+		try {
+			const { page, context } = browser;
+			await signIn(page, { n8nUrl: twin!.frontUrl, owner: { email, password } });
+			const session = (await context.cookies(twin!.frontUrl)).find((c) => c.name === 'n8n-auth');
+			expect({ secure: session?.secure, httpOnly: session?.httpOnly }).toEqual({
+				secure: true,
+				httpOnly: true,
+			});
+			// The browser sends it back, with the browser id the editor keeps beside it (n8n ties
+			// the session to it): n8n knows who asks.
+			const signedInAs = await page.evaluate(async () => {
+				const res = await fetch('/rest/login', {
+					headers: { 'browser-id': localStorage.getItem('n8n-browserId') ?? '' },
+				});
+				return res.ok ? ((await res.json()) as { data: { email: string } }).data.email : res.status;
+			});
+			expect(signedInAs).toBe(email);
+		} finally {
+			await browser.close();
+		}
+	}, 180_000);
+
 	it('survives a webhook process killed (SIGKILL) and started again 3 s later', async () => {
 		const figures = await survives('webhook process killed', async (accepted, mark) => {
 			await aQuarterAccepted(accepted);
-			await cluster.killWebhook(0);
+			await twin!.control.killWebhook(0);
 			mark('killed');
 			await sleep(3_000);
-			await cluster.startWebhook(0);
+			await twin!.control.startWebhook(0);
 			mark('started again');
 		});
 		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
@@ -423,7 +533,7 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 	it("survives Redis restarted (3 s down) on the shipped settings (deploy/compose.yaml's append-only file)", async () => {
 		const figures = await survives('Redis restarted', async (accepted, mark) => {
 			await aQuarterAccepted(accepted);
-			await cluster.redis.restart(3_000);
+			await twin!.control.restartRedis(3_000);
 			mark('started again');
 		});
 		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
@@ -437,7 +547,7 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 		const figures = await survives('documented update', async (accepted, mark) => {
 			await aQuarterAccepted(accepted);
 			for (const name of update.order) {
-				await cluster.restart(name, update.graceMs);
+				await twin!.control.restart(name, update.graceMs);
 				mark(`${name} restarted`);
 				await sleep(update.settleMs);
 			}
@@ -446,4 +556,34 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 		expect(figures.answeredOtherwise).toEqual({});
 		expect(figures.executionsTwice).toBe(0);
 	}, 900_000);
+
+	it('then Ctrl-C stops PostgreSQL, Redis, the front and every n8n process, and removes their folders', async () => {
+		const { npm, exited, tmp } = twin!;
+		const running = descendantsOf(npm.pid!);
+		for (const program of ['postgres', 'redis-server', 'haproxy', 'n8n/bin/n8n']) {
+			expect({ program, running: running.some((p) => p.command.includes(program)) }).toEqual({
+				program,
+				running: true,
+			});
+		}
+		expect(readdirSync(tmp).filter((entry) => entry.startsWith('n8n-')).length).toBeGreaterThan(0);
+		const all = [...started, ...running];
+
+		process.kill(-npm.pid!, 'SIGINT');
+		// npm ends by the signal it was sent once its script has exited (0).
+		expect(await exited).toBe('SIGINT');
+		const deadline = Date.now() + 60_000;
+		while (stillRunning(all).length > 0 && Date.now() < deadline) await sleep(500);
+		expect(stillRunning(all)).toEqual([]);
+		// Left by design, as by any n8n or tsx on the machine: tsx's and Node's compile caches, and
+		// n8n's folder for Data Table uploads (n8n creates it in the temporary folder at start).
+		const shared = (entry: string) =>
+			entry.startsWith('tsx-') || ['node-compile-cache', 'n8nDataTableUploads'].includes(entry);
+		expect(readdirSync(tmp).filter((entry) => !shared(entry))).toEqual([]);
+		expect(twin!.output()).toContain(
+			'stopping the front, n8n, Redis, PostgreSQL and the simulator',
+		);
+		rmSync(tmp, { recursive: true, force: true });
+		twin = undefined;
+	}, 120_000);
 });

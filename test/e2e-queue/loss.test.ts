@@ -17,7 +17,7 @@ import {
 } from './helpers';
 
 /**
- * 1,000 by default; CI runs 400 (LOSS_TEST_CALLBACKS): at the 14 executions per second n8n ran
+ * 1,000 by default; CI runs 100 (LOSS_TEST_CALLBACKS): at the 14 executions per second n8n ran
  * there, the three passes of 1,000 took 168 s. A multiple of 4: the worker is killed a quarter in.
  */
 const CALLBACKS = callbackCount(process.env.LOSS_TEST_CALLBACKS);
@@ -351,17 +351,32 @@ describe(`loss test: ${CALLBACKS} callbacks into a trigger workflow in queue mod
 			expect(executions).toHaveLength(CALLBACKS);
 			expect(report.withWorkerKilled).toMatchObject({ enqueuedByWebhookProcess: CALLBACKS });
 			expect(duplicated).toEqual([]);
-			// n8n's part, measured: the jobs the dead worker held are failed as stalled, their
-			// executions saved as errors without their data: those callbacks' payloads are gone.
+			// n8n's part, measured: only what the dead worker held fails. Which way it fails is a race
+			// inside n8n: Bull's stalled check fails the job (an error, "failed to be processed too
+			// many times") or the main process's recovery marks the execution crashed first, with or
+			// without its data. An execution without its data is a callback whose payload is gone.
 			expect(timeline.killed).toBeLessThan(timeline.posted);
 			expect(timeline.restarted).toBeLessThan(timeline.posted);
 			expect(ranAfterRestart).toBeGreaterThan(0);
 			expect(held.length).toBeGreaterThan(0);
-			expect(stalled.length).toBeGreaterThan(0);
-			expect(stalled.length).toBeLessThanOrEqual(state.queue.workerConcurrency);
-			expect(notSuccessful.map((e) => e.id).sort()).toEqual(stalled.map((e) => e.id).sort());
-			expect(unattributed.sort()).toEqual(stalled.map((e) => e.id).sort());
-			expect(missing).toHaveLength(stalled.length);
+			const failedIds = notSuccessful.map((e) => e.id).sort();
+			expect(failedIds.length).toBeGreaterThan(0);
+			expect(failedIds.length).toBeLessThanOrEqual(state.queue.workerConcurrency);
+			// Its log, read just after the kill, is no exact list either way: it may lack a job taken but
+			// not yet logged (a CI run: 4 held per the log, a fifth failed the same way), or show one
+			// saved as a success just before the kill but never logged finished (another: 5 held per
+			// the log, 4 failed). The failures are the dead worker's, so at most its concurrency, and
+			// the log and the failures name at least one execution in common.
+			expect(held.filter((id) => failedIds.includes(id))).not.toEqual([]);
+			for (const execution of notSuccessful) {
+				const stalledError = stalled.some((e) => e.id === execution.id);
+				expect({ id: execution.id, status: execution.status }).toEqual({
+					id: execution.id,
+					status: stalledError ? 'error' : 'crashed',
+				});
+			}
+			expect(unattributed.filter((id) => !failedIds.includes(id))).toEqual([]);
+			expect(missing).toHaveLength(unattributed.length);
 		},
 		SETTLE_TIMEOUT_MS + 180_000,
 	);

@@ -22,7 +22,7 @@ import { allExecutions, connectQueue, sleep } from './helpers';
 let client: N8nClient;
 let state: SuiteState & { queue: QueueState };
 let control: QueueControl;
-let workflowId: string | undefined;
+const workflowIds: string[] = [];
 let extraStarted = false;
 
 beforeAll(() => {
@@ -30,9 +30,11 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-	if (workflowId) await client.deactivate(workflowId);
+	for (const id of workflowIds) await client.deactivate(id);
 	if (extraStarted) await control.stopWebhook(1).catch(() => undefined);
 });
+
+type Answer = Awaited<ReturnType<typeof postToWebhook>>;
 
 const removeDuplicates = (): WorkflowNode =>
 	baseNode('removeDuplicates', 'Remove Duplicates', 2, {
@@ -44,19 +46,29 @@ const removeDuplicates = (): WorkflowNode =>
 
 const processed = (): WorkflowNode => baseNode('noOp', 'Processed', 1);
 
-const sendEverywhere = async (trigger: WorkflowNode, job: Record<string, unknown>) => {
-	const path = productionUrl('', trigger, 'callback');
-	const main = `${state.queue.processes.find((p) => p.name === 'webhook')?.url}${path}`;
-	const answers = [];
+/**
+ * Each job to the first webhook process and to a second one, then once more to the second after a
+ * restart: one start and one restart of that process serve every case.
+ */
+const sendEverywhere = async (
+	targets: Array<{ trigger: WorkflowNode; job: Record<string, unknown> }>,
+) => {
+	const paths = targets.map(({ trigger }) => productionUrl('', trigger, 'callback'));
+	const main = state.queue.processes.find((p) => p.name === 'webhook')?.url;
+	const answers = targets.map((): Answer[] => []);
 	const started = await control.startWebhook(1);
 	extraStarted = true;
-	const other = `${started.processes.find((p) => p.name === 'webhook1')?.url}${path}`;
-	answers.push(await postToWebhook(main, job));
-	answers.push(await postToWebhook(other, job));
+	const other = started.processes.find((p) => p.name === 'webhook1')?.url;
+	for (const [n, { job }] of targets.entries()) {
+		answers[n].push(await postToWebhook(`${main}${paths[n]}`, job));
+		answers[n].push(await postToWebhook(`${other}${paths[n]}`, job));
+	}
 	await control.stopWebhook(1);
 	const restarted = await control.startWebhook(1);
 	expect(restarted.processes.find((p) => p.name === 'webhook1')?.alive).toBe(true);
-	answers.push(await postToWebhook(other, job));
+	for (const [n, { job }] of targets.entries()) {
+		answers[n].push(await postToWebhook(`${other}${paths[n]}`, job));
+	}
 	await control.stopWebhook(1);
 	extraStarted = false;
 	return answers;
@@ -75,28 +87,44 @@ const settledExecutions = async (id: string, expected: number) => {
 	return executions;
 };
 
+const cases = [
+	{ screening: 'off', options: { dedupe: false }, jobId: 424242 },
+	{ screening: 'on', options: {}, jobId: 434343 },
+];
+
 describe('a repeated delivery across webhook processes and a restart', () => {
-	it.each([
-		['off', { dedupe: false }],
-		['on', {}],
-	])(
-		'is processed once behind Remove Duplicates on deliveryKey (trigger screening %s)',
-		async (screening, options) => {
+	let answersOf: Map<string, Answer[]>;
+
+	beforeAll(async () => {
+		const targets = [];
+		for (const { screening, options, jobId } of cases) {
 			const trigger = packageNode('scrapingCallbackTrigger', 'Trigger', { options });
-			workflowId = await activateChain(client, `queue: repeats, screening ${screening}`, [
-				trigger,
-				removeDuplicates(),
-				processed(),
-			]);
+			workflowIds.push(
+				await activateChain(client, `queue: repeats, screening ${screening}`, [
+					trigger,
+					removeDuplicates(),
+					processed(),
+				]),
+			);
 			const job = {
 				success: true,
 				status: 200,
-				job_id: screening === 'off' ? 424242 : 434343,
+				job_id: jobId,
 				crawl_status: 'complete',
 				reviews: [{ id: 'r1', rating_value: 5 }],
 			};
+			targets.push({ trigger, job });
+		}
+		const answers = await sendEverywhere(targets);
+		answersOf = new Map(cases.map(({ screening }, n) => [screening, answers[n]]));
+	}, 240_000);
 
-			const answers = await sendEverywhere(trigger, job);
+	it.each(cases.map((c, n) => [c.screening, n] as const))(
+		'is processed once behind Remove Duplicates on deliveryKey (trigger screening %s)',
+		async (screening, n) => {
+			const workflowId = workflowIds[n];
+			const answers = answersOf.get(screening)!;
+			expect(answers).toHaveLength(3);
 			for (const answer of answers) expect(answer.status).toBe(200);
 			const repeatsAnswered = answers.filter(
 				(answer) => (answer.body as { duplicate?: boolean } | undefined)?.duplicate === true,
@@ -118,8 +146,6 @@ describe('a repeated delivery across webhook processes and a restart', () => {
 			}
 			expect(keys.size).toBe(1);
 			expect(processedItems).toBe(1);
-			await client.deactivate(workflowId);
-			workflowId = undefined;
 		},
 	);
 });

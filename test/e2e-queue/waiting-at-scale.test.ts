@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { ReviewJobCallback } from '../../simulator/schemas';
 import type { Execution, WorkflowNode } from '../e2e/harness/client';
 import { asDelivered } from '../e2e/harness/delivered';
+import { recordN8nFault } from '../e2e/harness/n8nFaults';
 import { chain, nodeOutput, webhookNode } from '../e2e/harness/workflows';
 import { allExecutions, sleep, useQueueE2e } from './helpers';
 
 /** The full-size figure (1,000) is the bench's (`npm run bench -- --only=waiting`). */
-const EXECUTIONS = 200;
+const EXECUTIONS = 100;
 const STARTS_IN_FLIGHT = 16;
 const REVIEWS_PER_JOB = [3, 10, 25, 60, 150];
 const STEP_TIMEOUT_MS = 240_000;
@@ -97,9 +98,22 @@ describe('Wait for Completion at scale in queue mode', () => {
 		// This cluster's webhook process runs the legacy expression engine (WEBHOOK_PROCESS_SETTINGS);
 		// on n8n's default engine it resumes about 15 per second, and a burst this size outlasts the
 		// simulator's 10 s patience: the bench's `waiting` rows measure that, against the Wait node.
-		expect(deliveries.map((d) => d.attemptLog.map((a) => a.status))).toEqual(
-			Array(EXECUTIONS).fill([200]),
-		);
+		// On a machine busy with other work n8n may still answer a resume after that patience: the
+		// execution resumed all the same, and n8n answers the service's later tries 409 (running or
+		// finished already). Tolerated and recorded only in that shape; the executions are checked
+		// below, each resumed once with its own job.
+		for (const delivery of deliveries) {
+			const [first, ...later] = delivery.attemptLog;
+			if (first.status === 200 && later.length === 0) continue;
+			expect({ first: first.error, later: later.map((a) => a.status) }).toEqual({
+				first: 'UND_ERR_HEADERS_TIMEOUT',
+				later: later.map(() => 409),
+			});
+			recordN8nFault(
+				"n8n: resume answered after the service's 10 s",
+				`attempt at ${first.at} timed out, later tries answered 409 (${later.length})`,
+			);
+		}
 		for (const delivery of deliveries) {
 			expect(delivery.url.startsWith(`${state.webhookUrl}/webhook-waiting/`)).toBe(true);
 		}

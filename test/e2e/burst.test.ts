@@ -5,9 +5,9 @@
  * gave up meanwhile is gone: straight to n8n, a burst loses deliveries (docs/running-at-scale.md).
  * Through the shipped HAProxy configuration (deploy/haproxy.cfg) each one starts an
  * execution; n8n's own Webhook node followed by Scraping Delivery (the receiving pattern on n8n's
- * fast path) runs beside it, straight to n8n, and where n8n drops deliveries there it is recorded. CI runs a burst scaled down with the sender's patience (BURST_E2E_COUNT
- * deliveries, BURST_E2E_PATIENCE_MS each); the loss straight to n8n shows in bench:quick's burst
- * rows (CI's last phase), and `npm run bench -- --only=burst` runs 1,000.
+ * fast path) runs beside it, straight to n8n, and where n8n drops deliveries there it is recorded.
+ * CI runs a burst scaled down with the sender's patience (BURST_E2E_COUNT deliveries,
+ * BURST_E2E_PATIENCE_MS each); `npm run bench -- --only=burst` sends 1,000, straight to n8n too.
  */
 import {
 	callbackTriggerNode,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import type { Locator, Page } from 'playwright-core';
 
-import { launchBrowser, signIn, type Browser } from './harness/browser';
+import { launchBrowser, openInEditor, signIn, type Browser } from './harness/browser';
 import { loadExamples, prepareExample } from './harness/examples';
 import {
 	builtCredentialTypes,
@@ -155,7 +155,7 @@ async function openNode(
 		],
 		connections: {},
 	});
-	await page.goto(`${state.n8nUrl}/workflow/${id}`);
+	await openInEditor(page, `${state.n8nUrl}/workflow/${id}`);
 	const node = page.locator('[data-test-id="canvas-node"]').first();
 	await node.waitFor();
 	await page.keyboard.press('Escape');
@@ -203,7 +203,7 @@ async function openCanvasOf(
 		})),
 		connections: {},
 	});
-	await page.goto(`${state.n8nUrl}/workflow/${id}`);
+	await openInEditor(page, `${state.n8nUrl}/workflow/${id}`);
 	await page.locator('[data-test-id="canvas-node"]').first().waitFor();
 	await page.keyboard.press('Escape');
 	return async (index) => {
@@ -277,6 +277,7 @@ describe('the n8n editor in Chromium', () => {
 	it(
 		'finds every node of the package by name in the node panel',
 		step('node-panel-search', async () => {
+			// As a page (openInEditor: n8n's editor errs on a new workflow through its router).
 			await page.goto(`${state.n8nUrl}/workflow/new`);
 			await page.locator('[data-test-id="node-creator-plus-button"]').waitFor();
 			await page.keyboard.press('Escape');
@@ -373,6 +374,7 @@ describe('the n8n editor in Chromium', () => {
 	it(
 		'finds the right nodes when a newcomer searches by what they want, each with its own icon',
 		step('node-search-terms', async () => {
+			// As a page (openInEditor: n8n's editor errs on a new workflow through its router).
 			await page.goto(`${state.n8nUrl}/workflow/new`);
 			await page.locator('[data-test-id="node-creator-plus-button"]').waitFor();
 			await page.keyboard.press('Escape');
@@ -645,7 +647,7 @@ describe('the n8n editor in Chromium', () => {
 				const { id } = await client.createWorkflow(
 					prepareExample(workflow, { credentials, n8nUrl: state.webhookUrl }),
 				);
-				await page.goto(`${state.n8nUrl}/workflow/${id}`);
+				await openInEditor(page, `${state.n8nUrl}/workflow/${id}`);
 				const canvas = page.locator('[data-test-id="canvas"]');
 				const nodes = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
 				const withIssues: string[] = [];
@@ -693,7 +695,7 @@ describe('the n8n editor in Chromium', () => {
 					credential.name,
 					data,
 				);
-				// n8n's editor route for one credential.
+				// n8n's editor route for one credential, as a page: its dialog opens when the page loads.
 				await page.goto([state.n8nUrl, 'home', 'credentials', id].join('/'));
 				const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
 				await dialog.waitFor();

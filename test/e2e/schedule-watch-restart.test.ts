@@ -122,4 +122,5 @@ it('after a restart, a schedule disabled meanwhile is kept and told at once; a p
 	]);
 	await restarted.deactivate(down);
 	await restarted.deactivate(told);
-});
+	// Two n8n starts: beside CI's other lanes one took over a minute.
+}, 420_000);

@@ -41,8 +41,10 @@ describe('photo-sharing scraper', () => {
 	it('goes created → completed and calls back with every post', async () => {
 		suite.sim.configure({ completionDelayMs: 400 });
 		const id = await submitPhoto({ keyword: '#sunset', external_identifier: 'ext-1' });
-		expect(PhotoStatusRecord.parse(await status('photo', id))).toMatchObject({
-			status: 'created',
+		// Before completion: created, or already in progress on a loaded machine.
+		const first = PhotoStatusRecord.parse(await status('photo', id));
+		expect(['created', 'in_progress']).toContain(first.status);
+		expect(first).toMatchObject({
 			credits_used: 0,
 			request_metadata: {
 				keyword: '#sunset',
@@ -51,7 +53,7 @@ describe('photo-sharing scraper', () => {
 			},
 		});
 		const early = await photoResults(id);
-		expect(early.status).toBe('created');
+		expect(['created', 'in_progress']).toContain(early.status);
 		expect(early.results).toEqual([]);
 		expect(early.pagination.total).toBe(0);
 
@@ -133,8 +135,9 @@ describe('social-network scraper', () => {
 		const id = SubmitAck.parse((await socialScrape(metadata)).body).request_id;
 		const envelope = async () =>
 			SocialEnvelope.parse((await suite.call(`GET social /v1/scrape/${id}`)).body);
-		expect(await envelope()).toMatchObject({
-			status: 'created',
+		const early = await envelope();
+		expect(['created', 'in_progress']).toContain(early.status);
+		expect(early).toMatchObject({
 			results: [],
 			summary: null,
 			pagination: null,
@@ -188,8 +191,10 @@ describe('video-platform scraper', () => {
 			get_comments: true,
 		};
 		const { request_id } = suite.sim.seedVideoRequest({ credits_used: 3, request_metadata });
-		expect(VideoStatusRecord.parse(await status('video', request_id))).toMatchObject({
-			status: 'created',
+		// On a loaded machine the lifecycle may have moved on before this first read.
+		const first = VideoStatusRecord.parse(await status('video', request_id));
+		expect(['created', 'in_progress']).toContain(first.status);
+		expect(first).toMatchObject({
 			credits_used: 0,
 			request_metadata: { ...request_metadata, external_identifier: null },
 		});

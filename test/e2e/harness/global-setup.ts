@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -93,6 +93,22 @@ function writeState(state: SuiteState) {
 	writeFileSync(file, JSON.stringify(state, null, 2));
 }
 
+/**
+ * With E2E_QUEUE_HOLD_FILE set, the cluster is started and the tests wait until that file exists:
+ * CI starts the queue suite early, on the CPU time the files that run alone leave idle, and lets
+ * its tests begin once those files are done (.ci/run). Bounded: after an hour the tests begin.
+ */
+async function heldUntilReleased(): Promise<void> {
+	const holdFile = process.env.E2E_QUEUE_HOLD_FILE;
+	if (!holdFile) return;
+	await phase('held until released (E2E_QUEUE_HOLD_FILE)', async () => {
+		const deadline = Date.now() + 60 * 60_000;
+		while (!existsSync(holdFile) && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+	});
+}
+
 async function queueSetup(tarball: string): Promise<void> {
 	let cluster: QueueCluster | undefined;
 	let control: ControlServer | undefined;
@@ -133,6 +149,7 @@ async function queueSetup(tarball: string): Promise<void> {
 			},
 		});
 		globalThis.__n8nE2eQueue = { cluster, control };
+		await heldUntilReleased();
 	} catch (error) {
 		await control?.close();
 		await cluster?.stop();

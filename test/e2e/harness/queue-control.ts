@@ -16,6 +16,11 @@ export interface ControlServer {
  *   POST /workers/<index>/start     → a fresh worker in its place; answers once it is ready
  *   POST /webhooks/<index>/start    → webhook process <index> (0 is WEBHOOK_URL's), once ready
  *   POST /webhooks/<index>/stop     → stops it (SIGTERM); answers once it is gone
+ *   POST /webhooks/<index>/kill     → SIGKILL to its process group; answers once it is gone
+ *   POST /restart/<name>?graceMs=N  → stops an n8n process as docker compose does and starts it
+ *                                     again (QueueCluster.restart); answers once it is ready
+ *   POST /redis/restart?downMs=N    → Redis stopped, down N ms, started again
+ * `npm start -- --scale --control` serves the same for its stack (the faults test's way in).
  */
 export async function startControlServer(cluster: QueueCluster): Promise<ControlServer> {
 	const server = createServer((req, res) => {
@@ -25,15 +30,31 @@ export async function startControlServer(cluster: QueueCluster): Promise<Control
 		};
 		const work = async () => {
 			if (req.method === 'GET' && req.url === '/processes') return reply(200, cluster.processes());
-			const webhook = /^\/webhooks\/(\d+)\/(start|stop)$/.exec(req.url ?? '');
+			const url = new URL(req.url ?? '/', 'http://control');
+			const number = (name: string) => Number(url.searchParams.get(name) ?? NaN);
+			const done = (started: number) =>
+				reply(200, { ms: Date.now() - started, processes: cluster.processes() });
+			const webhook = /^\/webhooks\/(\d+)\/(start|stop|kill)$/.exec(url.pathname);
 			if (req.method === 'POST' && webhook) {
 				const started = Date.now();
 				const index = Number(webhook[1]);
 				if (webhook[2] === 'start') await cluster.startWebhook(index);
+				else if (webhook[2] === 'kill') await cluster.killWebhook(index);
 				else await cluster.stopWebhook(index);
-				return reply(200, { ms: Date.now() - started, processes: cluster.processes() });
+				return done(started);
 			}
-			const match = /^\/workers\/(\d+)\/(kill|start)$/.exec(req.url ?? '');
+			const restart = /^\/restart\/(\w+)$/.exec(url.pathname);
+			if (req.method === 'POST' && restart && number('graceMs') >= 0) {
+				const started = Date.now();
+				await cluster.restart(restart[1], number('graceMs'));
+				return done(started);
+			}
+			if (req.method === 'POST' && url.pathname === '/redis/restart' && number('downMs') >= 0) {
+				const started = Date.now();
+				await cluster.redis.restart(number('downMs'));
+				return done(started);
+			}
+			const match = /^\/workers\/(\d+)\/(kill|start)$/.exec(url.pathname);
 			if (req.method !== 'POST' || !match) return reply(404, { message: 'no such control' });
 			const index = Number(match[1]);
 			if (index >= cluster.workers.length) return reply(404, { message: `no worker ${index}` });
@@ -88,5 +109,17 @@ export class QueueControl {
 
 	stopWebhook(index: number): Promise<{ ms: number; processes: QueueProcess[] }> {
 		return this.call('POST', `/webhooks/${index}/stop`);
+	}
+
+	killWebhook(index: number): Promise<{ ms: number; processes: QueueProcess[] }> {
+		return this.call('POST', `/webhooks/${index}/kill`);
+	}
+
+	restart(name: string, graceMs: number): Promise<{ ms: number; processes: QueueProcess[] }> {
+		return this.call('POST', `/restart/${name}?graceMs=${graceMs}`);
+	}
+
+	restartRedis(downMs: number): Promise<{ ms: number; processes: QueueProcess[] }> {
+		return this.call('POST', `/redis/restart?downMs=${downMs}`);
 	}
 }
