@@ -41,7 +41,8 @@ import { allExecutions, postCallback, sleep, socialScrapeCallback } from './help
 
 const DELIVERIES = Number(process.env.FAULT_TEST_DELIVERIES) || 200;
 const SENDERS = 8;
-const TRAILING_GAP_MS = 500;
+/** Past DELIVERIES, a delivery a second: each step of the update still meets several. */
+const TRAILING_GAP_MS = 1000;
 const POST_TIMEOUT_MS = 60_000;
 const SETTLE_TIMEOUT_MS = 180_000;
 /** Queue recovery runs each minute (deploy/n8n.env); the first run may be up to that late. */
