@@ -30,9 +30,8 @@ const notRepeatedInQueueMode = [
 	// What the main process shows: credential tests, the 3.0 Migration Report on saved workflows.
 	'credentials',
 	'migration-report',
-	// The resume cliff is the default engine's; CI's queue cluster runs its webhook processes (where
-	// resume calls land) on the legacy one, and test/e2e-queue/waiting-at-scale.test.ts resumes a
-	// burst there.
+	// The resume cliff straight to n8n and through the front: the twin's front is the shipped one,
+	// and test/e2e-queue/waiting-at-scale.test.ts resumes a burst through it.
 	'resume-burst',
 	// An n8n of its own, restarted: what the leader's watcher does at start does not depend on
 	// where executions run (schedule-watch.test.ts runs in queue mode).

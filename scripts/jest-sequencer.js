@@ -12,14 +12,19 @@ const RUN_ALONE = [
 	/\/burst\.test\.ts$/,
 ];
 
+// The queue suite's faults test restarts every process of the stack's twin and ends with Ctrl-C.
+const RUNS_LAST = /\/faults\.test\.ts$/;
+
 const runsAlone = (file) => RUN_ALONE.some((pattern) => pattern.test(file));
 
 class RunAloneFirst extends Sequencer {
 	async sort(tests) {
 		const sorted = await super.sort(tests);
+		const middle = (test) => !runsAlone(test.path) && !RUNS_LAST.test(test.path);
 		return [
 			...sorted.filter((test) => runsAlone(test.path)),
-			...sorted.filter((test) => !runsAlone(test.path)),
+			...sorted.filter(middle),
+			...sorted.filter((test) => RUNS_LAST.test(test.path)),
 		];
 	}
 }

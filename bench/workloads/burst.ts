@@ -219,19 +219,20 @@ const matrixOrder = (cell: BurstCell) => [
 	cell.front === 'direct' ? 0 : 1,
 ];
 
-/** Queue mode on n8n's defaults: PostgreSQL, Redis, main, two webhook processes, two workers. */
+/**
+ * Queue mode as shipped: the stack's twin (`npm start -- --scale` starts the same), PostgreSQL,
+ * Redis, main, two webhook processes, two workers. The cells' own front stands before both webhook
+ * processes, as the twin's does.
+ */
 async function queueTarget(
 	env: BenchEnvironment,
 ): Promise<{ target: Target; stop(): Promise<void> }> {
-	const quiet = { N8N_LOG_LEVEL: 'warn' };
 	const cluster = await startQueueCluster({
 		tarball: env.tarball,
 		label: 'bench-burst-queue',
-		// The e2e cluster's webhook processes run the legacy engine to keep CI in time; not here.
-		env: { main: quiet, webhook: { ...quiet, N8N_EXPRESSION_ENGINE: 'vm' }, worker: quiet },
+		stack: true,
 	});
 	try {
-		const second = await cluster.startWebhook(1);
 		const client = new N8nClient(cluster.main.url);
 		await client.signIn(defaultOwner);
 		await client.createApiKey('bench burst queue');
@@ -244,7 +245,7 @@ async function queueTarget(
 			target: {
 				client,
 				setting: QUEUE_SETTING,
-				webhookUrls: [cluster.webhook.url, second.url],
+				webhookUrls: cluster.webhooks.map((webhook) => webhook!.url),
 				processes,
 				simulator: env.simulator,
 				scrapingApi: credentials.scrapingApi,

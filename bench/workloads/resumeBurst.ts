@@ -155,8 +155,7 @@ async function queueTarget(
 	const cluster = await startQueueCluster({
 		tarball: env.tarball,
 		label: `bench-resume-${setting.id}`,
-		// The e2e cluster's webhook processes run the legacy engine to keep CI in time; here the
-		// setting decides.
+		// n8n's default engine unless the setting decides otherwise.
 		env: {
 			main: own,
 			webhook: { N8N_EXPRESSION_ENGINE: 'vm', ...own },

@@ -301,8 +301,7 @@ async function queueMode(env: BenchEnvironment): Promise<Mode> {
 		label: 'bench-queue',
 		env: {
 			main: { N8N_LOG_LEVEL: 'warn' },
-			// n8n's default engine, as users run it: the e2e cluster's webhook process runs the legacy
-			// one to keep CI within its time (WEBHOOK_PROCESS_SETTINGS), which would flatter these figures.
+			// n8n's default engine, as users run it.
 			webhook: { N8N_LOG_LEVEL: 'warn', N8N_EXPRESSION_ENGINE: 'vm' },
 			worker: { N8N_LOG_LEVEL: 'warn' },
 		},

@@ -1,8 +1,9 @@
 /**
  * No acknowledged delivery lost when a process of the production stack dies or is updated. The
- * stack's twin as users start it (`npm start -- --scale`, with `--control` for the kills and
- * restarts: deploy/n8n.env, two webhook processes behind deploy/haproxy.cfg, two workers, n8n's own
- * shutdown grace), runs the "each delivery handled once" example (Scraping Callback Trigger →
+ * queue suite's twin, which global setup starts as users do (`npm start -- --scale`, with
+ * `--control` for the kills and restarts: deploy/n8n.env, two webhook processes behind
+ * deploy/haproxy.cfg, two workers, n8n's own shutdown grace), runs the "each delivery handled
+ * once" example (Scraping Callback Trigger →
  * Remove Duplicates on deliveryKey), as docs/results-delivery.md sets it. Deliveries stream in
  * through the front while a fault happens; then, as the service does, every delivery not answered
  * 2xx is sent again.
@@ -11,33 +12,31 @@
  * Duplicates twice: its race, docs/results-delivery.md).
  * FAULT_TEST_DELIVERIES (default 200) sets the stream's size; `npm run bench` has none of these.
  * Last, Ctrl-C stops the twin (docs/production.md: "Ctrl-C stops everything, and its database is
- * thrown away"), as a terminal sends it: to npm, its shell, tsx and the script at once.
+ * thrown away"), as a terminal sends it: to npm, its shell, tsx and the script at once. So this
+ * file runs last in its jest run (scripts/jest-sequencer.js).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import {
-	chmodSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 
 import { launchBrowser, signIn } from '../e2e/harness/browser';
-import { N8nClient, type Execution } from '../e2e/harness/client';
+import type { Execution, N8nClient } from '../e2e/harness/client';
 import { loadExamples, prepareExample } from '../e2e/harness/examples';
 import { recordN8nFault } from '../e2e/harness/n8nFaults';
-import { freePort } from '../e2e/harness/n8n-process';
 import { artifactsDir, repoRoot } from '../e2e/harness/paths';
-import { descendantsOf, killAll, stillRunning, type ProcessId } from '../e2e/harness/processTree';
-import { QueueControl } from '../e2e/harness/queue-control';
-import { allExecutions, postCallback, sleep, socialScrapeCallback } from './helpers';
+import { descendantsOf, stillRunning } from '../e2e/harness/processTree';
+import type { QueueControl } from '../e2e/harness/queue-control';
+import type { QueueState, SuiteState } from '../e2e/harness/state';
+import { twinExit, twinOutput, type TwinRecord } from '../e2e/harness/twin';
+import {
+	allExecutions,
+	connectQueue,
+	postCallback,
+	sleep,
+	socialScrapeCallback,
+} from './helpers';
 
 const DELIVERIES = Number(process.env.FAULT_TEST_DELIVERIES) || 200;
 const SENDERS = 8;
@@ -74,74 +73,10 @@ function documentedUpdate(): { order: string[]; graceMs: number; settleMs: numbe
 	};
 }
 
-/** The twin, as `npm start -- --scale --control` prints it once ready. */
-interface Twin {
-	npm: ChildProcess;
-	exited: Promise<number | string | null>;
-	output: () => string;
-	frontUrl: string;
-	control: QueueControl;
-	/** A temporary folder of its own (TMPDIR): what the twin leaves there is its own. */
-	tmp: string;
-}
-
-async function startTwin(): Promise<Twin> {
-	const tmp = mkdtempSync(path.join(os.tmpdir(), 'faults-twin-'));
-	// As /tmp is: run as root, the stack's PostgreSQL runs as user postgres and must reach its folder.
-	chmodSync(tmp, 0o1777);
-	const env: NodeJS.ProcessEnv = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (!/^(npm_|JEST_|NODE_OPTIONS$|NODE_ENV$)/.test(key)) env[key] = value;
-	}
-	const n8nPort = await freePort();
-	const npm = spawn('npm', ['start', '--', '--scale', '--control'], {
-		cwd: repoRoot,
-		detached: true,
-		env: { ...env, N8N_PORT: String(n8nPort), SIM_PORT: String(await freePort()), TMPDIR: tmp },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	const exited = new Promise<number | string | null>((resolve) =>
-		npm.once('exit', (code, signal) => resolve(signal ?? code)),
-	);
-	let output = '';
-	// Not ready: what it started goes, as a crash would take it.
-	const ready = new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`not ready in 420 s:\n${output}`)), 420_000);
-		npm.stdout!.on('data', (chunk) => {
-			output += chunk;
-			if (READY.test(output)) {
-				clearTimeout(timer);
-				resolve();
-			}
-		});
-		npm.stderr!.on('data', (chunk) => (output += chunk));
-		void exited.then((code) => {
-			clearTimeout(timer);
-			reject(new Error(`exited (${code}) before ready:\n${output}`));
-		});
-	});
-	await ready.catch((error: unknown) => {
-		killAll(descendantsOf(npm.pid!));
-		throw error;
-	});
-	const controlUrl = /^\s*Control\s+(http:\/\/127\.0\.0\.1:\d+)/m.exec(output)?.[1];
-	if (!controlUrl) throw new Error(`no control URL in the twin's output:\n${output}`);
-	return {
-		npm,
-		exited,
-		output: () => output,
-		frontUrl: `http://127.0.0.1:${n8nPort}`,
-		control: new QueueControl(controlUrl),
-		tmp,
-	};
-}
-
-const READY = /Ctrl-C stops everything\./;
-
-let twin: Twin | undefined;
-/** Every process the twin started, read once it was ready. */
-let started: ProcessId[] = [];
 let client: N8nClient;
+let state: SuiteState & { queue: QueueState };
+let control: QueueControl;
+let twin: TwinRecord | undefined;
 const report: Record<string, unknown> = {};
 
 /**
@@ -150,20 +85,12 @@ const report: Record<string, unknown> = {};
  * handled its job and saved nothing of it.
  */
 const handledBodies: string[] = [];
-/** The login the twin prints. */
-let email: string;
-let password: string;
 let sink: Server;
 let sinkUrl: string;
 
 beforeAll(async () => {
-	twin = await startTwin();
-	started = descendantsOf(twin.npm.pid!);
-	// Signed in through the front with the login the twin prints, as a user reads it.
-	[, email, password] = /Login\s+(\S+)\s+\/\s+(\S+)/.exec(twin.output()) ?? [];
-	client = new N8nClient(twin.frontUrl);
-	await client.signIn({ email, password, firstName: 'Demo', lastName: 'User' });
-	client.apiKey = await client.createApiKey('faults');
+	({ client, state, control } = connectQueue());
+	twin = state.queue.twin;
 	sink = createServer((req, res) => {
 		let body = '';
 		req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -177,11 +104,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-	// A run that failed before its last test: the twin goes as a crash would take it.
-	if (twin) {
-		killAll([...started, ...descendantsOf(twin.npm.pid!)]);
-		rmSync(twin.tmp, { recursive: true, force: true });
-	}
+	// A run that failed before its last test leaves the twin to global teardown.
 	await new Promise((resolve) => sink?.close(resolve));
 	const file = path.join(artifactsDir, 'queue', 'faults.json');
 	mkdirSync(path.dirname(file), { recursive: true });
@@ -192,7 +115,7 @@ afterAll(async () => {
 async function publishExample(name: string): Promise<{ workflowId: string; url: string }> {
 	const example = loadExamples().find((e) => e.file === EXAMPLE);
 	if (!example) throw new Error(`examples/${EXAMPLE} is missing`);
-	const workflow = prepareExample(example.workflow, { credentials: {}, n8nUrl: twin!.frontUrl });
+	const workflow = prepareExample(example.workflow, { credentials: {}, n8nUrl: state.queue.frontUrl });
 	const trigger = workflow.nodes.find((node) => node.name === TRIGGER)!;
 	trigger.webhookId = randomUUID();
 	const handle = workflow.nodes.find((node) => node.name === HANDLED)!;
@@ -211,7 +134,7 @@ async function publishExample(name: string): Promise<{ workflowId: string; url: 
 	});
 	const { id } = await client.createWorkflow({ ...workflow, name });
 	await client.activate(id);
-	const url = `${twin!.frontUrl}/webhook/${trigger.webhookId}/callback`;
+	const url = `${state.queue.frontUrl}/webhook/${trigger.webhookId}/callback`;
 	// Registered a moment after activation: the trigger's own 400 to an empty body says it is.
 	const deadline = Date.now() + 20_000;
 	for (;;) {
@@ -499,8 +422,8 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 		const browser = await launchBrowser();
 		try {
 			const { page, context } = browser;
-			await signIn(page, { n8nUrl: twin!.frontUrl, owner: { email, password } });
-			const session = (await context.cookies(twin!.frontUrl)).find((c) => c.name === 'n8n-auth');
+			await signIn(page, { n8nUrl: state.queue.frontUrl, owner: state.owner });
+			const session = (await context.cookies(state.queue.frontUrl)).find((c) => c.name === 'n8n-auth');
 			expect({ secure: session?.secure, httpOnly: session?.httpOnly }).toEqual({
 				secure: true,
 				httpOnly: true,
@@ -513,7 +436,7 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 				});
 				return res.ok ? ((await res.json()) as { data: { email: string } }).data.email : res.status;
 			});
-			expect(signedInAs).toBe(email);
+			expect(signedInAs).toBe(state.owner.email);
 		} finally {
 			await browser.close();
 		}
@@ -522,10 +445,10 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 	it('survives a webhook process killed (SIGKILL) and started again 3 s later', async () => {
 		const figures = await survives('webhook process killed', async (accepted, mark) => {
 			await aQuarterAccepted(accepted);
-			await twin!.control.killWebhook(0);
+			await control.killWebhook(0);
 			mark('killed');
 			await sleep(3_000);
-			await twin!.control.startWebhook(0);
+			await control.startWebhook(0);
 			mark('started again');
 		});
 		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
@@ -534,7 +457,7 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 	it("survives Redis restarted (3 s down) on the shipped settings (deploy/compose.yaml's append-only file)", async () => {
 		const figures = await survives('Redis restarted', async (accepted, mark) => {
 			await aQuarterAccepted(accepted);
-			await twin!.control.restartRedis(3_000);
+			await control.restartRedis(3_000);
 			mark('started again');
 		});
 		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
@@ -548,7 +471,7 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 		const figures = await survives('documented update', async (accepted, mark) => {
 			await aQuarterAccepted(accepted);
 			for (const name of update.order) {
-				await twin!.control.restart(name, update.graceMs);
+				await control.restart(name, update.graceMs);
 				mark(`${name} restarted`);
 				await sleep(update.settleMs);
 			}
@@ -559,8 +482,8 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 	}, 900_000);
 
 	it('then Ctrl-C stops PostgreSQL, Redis, the front and every n8n process, and removes their folders', async () => {
-		const { npm, exited, tmp } = twin!;
-		const running = descendantsOf(npm.pid!);
+		const { pid, tmp } = twin!;
+		const running = descendantsOf(pid);
 		for (const program of ['postgres', 'redis-server', 'haproxy', 'n8n/bin/n8n']) {
 			expect({ program, running: running.some((p) => p.command.includes(program)) }).toEqual({
 				program,
@@ -568,11 +491,13 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 			});
 		}
 		expect(readdirSync(tmp).filter((entry) => entry.startsWith('n8n-')).length).toBeGreaterThan(0);
-		const all = [...started, ...running];
+		const all = [...twin!.started, ...running];
 
-		process.kill(-npm.pid!, 'SIGINT');
+		process.kill(-pid, 'SIGINT');
 		// npm ends by the signal it was sent once its script has exited (0).
-		expect(await exited).toBe('SIGINT');
+		const exitDeadline = Date.now() + 60_000;
+		while (twinExit(twin!) === undefined && Date.now() < exitDeadline) await sleep(500);
+		expect(twinExit(twin!)).toBe('SIGINT');
 		const deadline = Date.now() + 60_000;
 		while (stillRunning(all).length > 0 && Date.now() < deadline) await sleep(500);
 		expect(stillRunning(all)).toEqual([]);
@@ -581,10 +506,8 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 		const shared = (entry: string) =>
 			entry.startsWith('tsx-') || ['node-compile-cache', 'n8nDataTableUploads'].includes(entry);
 		expect(readdirSync(tmp).filter((entry) => !shared(entry))).toEqual([]);
-		expect(twin!.output()).toContain(
+		expect(twinOutput(twin!)).toContain(
 			'stopping the front, n8n, Redis, PostgreSQL and the simulator',
 		);
-		rmSync(tmp, { recursive: true, force: true });
-		twin = undefined;
-	}, 120_000);
+	}, 180_000);
 });

@@ -1,8 +1,6 @@
 /**
- * The production stack's front (deploy/haproxy.cfg, docs/production.md) before CI's queue
- * cluster, which runs on the stack's env file (deploy/n8n.env): what compose.yaml and
- * `npm start -- --scale` route, proved here on the one cluster the queue suite starts anyway.
- * The editor's /rest and the test webhooks reach main; a production delivery and a resume reach a
+ * The production stack's front (deploy/haproxy.cfg, docs/production.md), as the twin runs it: the
+ * editor's /rest and the test webhooks reach main; a production delivery and a resume reach a
  * webhook process and run on a worker.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,26 +8,26 @@ import { randomUUID } from 'node:crypto';
 import {
 	countResumed,
 	sendEachAtOnce,
-	throughOrigin,
 	waitingNodes,
 	waitingWithHeldCallbacks,
 } from '../e2e/harness/burst';
 import { packageName } from '../e2e/harness/package';
 import { activateChain, packageNode, postToWebhook, webhookNode } from '../e2e/harness/workflows';
-import { processLog, timesEnqueued, useQueueE2e, workersThatRan } from './helpers';
+import { processLogs, timesEnqueued, useQueueE2e, workersThatRan } from './helpers';
 
 const { client, state, simulator, credentials, activated } = useQueueE2e({
 	credentials: 'front',
 });
 const front = state.queue.frontUrl;
-const webhookProcess = state.webhookUrl;
+/** A webhook process itself, behind the front. */
+const webhookProcess = state.queue.processes.find((p) => p.name === 'webhook')!.url;
 
 async function answer(url: string, method = 'GET') {
 	const res = await fetch(url, { method, signal: AbortSignal.timeout(30_000) });
 	return { status: res.status, text: await res.text() };
 }
 
-describe('the shipped front before the queue cluster', () => {
+describe('the shipped front before the twin', () => {
 	it('sends /rest and test webhooks to main, which the webhook process does not serve', async () => {
 		const settings = await answer(`${front}/rest/settings`);
 		expect(settings.status).toBe(200);
@@ -73,8 +71,8 @@ describe('the shipped front before the queue cluster', () => {
 
 		const [execution] = await client.waitForExecutions(workflowId, 1, 30_000);
 		expect(execution.status).toBe('success');
-		expect(timesEnqueued(processLog(state, 'webhook'), execution.id)).toBe(1);
-		expect(timesEnqueued(processLog(state, 'main'), execution.id)).toBe(0);
+		expect(timesEnqueued(processLogs(state, 'webhook'), execution.id)).toBe(1);
+		expect(timesEnqueued(processLogs(state, 'main'), execution.id)).toBe(0);
 		expect(workersThatRan(execution.id)).toHaveLength(1);
 	});
 
@@ -98,11 +96,11 @@ describe('the shipped front before the queue cluster', () => {
 			1,
 			'front',
 		);
-		// n8n gave the service the webhook process's resume URL; a stack's WEBHOOK_URL is the front.
-		expect(callbacks[0].url.startsWith(`${webhookProcess}/webhook-waiting/`)).toBe(true);
+		// n8n gave the service a resume URL at the front: the stack's N8N_WEBHOOK_URL.
+		expect(callbacks[0].url.startsWith(`${front}/webhook-waiting/`)).toBe(true);
 		const since = Date.now();
 		const sent = await sendEachAtOnce(
-			callbacks.map(({ url, body }) => ({ url: throughOrigin(url, front), body })),
+			callbacks.map(({ url, body }) => ({ url, body })),
 			30_000,
 		);
 		expect(sent.answeredInTime).toBe(1);
@@ -113,8 +111,8 @@ describe('the shipped front before the queue cluster', () => {
 		);
 		expect(execution.status).toBe('success');
 		// Started by the webhook process, then put on the queue again by it when resumed.
-		expect(timesEnqueued(processLog(state, 'webhook'), execution.id)).toBe(2);
-		expect(timesEnqueued(processLog(state, 'main'), execution.id)).toBe(0);
+		expect(timesEnqueued(processLogs(state, 'webhook'), execution.id)).toBe(2);
+		expect(timesEnqueued(processLogs(state, 'main'), execution.id)).toBe(0);
 		expect(workersThatRan(execution.id)).toHaveLength(2);
 	});
 });

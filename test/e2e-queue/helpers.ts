@@ -46,13 +46,13 @@ const read = (file: string) => {
 	}
 };
 
-/** Every worker log of this run, restarted workers' included (a restart writes a new file). */
+/** Every worker log of the twin, restarted workers' included (a restart writes a new file). */
 export function workerLogs(): Array<{ name: string; text: string }> {
 	return readdirSync(logDir)
-		.filter((file) => /^n8n-queue-worker\d+(-restart\d+)?\.log$/.test(file))
+		.filter((file) => /^n8n-scale-worker\d+(-restart\d+)?\.log$/.test(file))
 		.sort()
 		.map((file) => ({
-			name: file.replace(/^n8n-queue-|\.log$/g, ''),
+			name: file.replace(/^n8n-scale-|\.log$/g, ''),
 			text: read(path.join(logDir, file)),
 		}));
 }
@@ -68,13 +68,16 @@ export function workersThatRan(executionId: string): string[] {
 	);
 }
 
-/** How many times `processLog` says it put `executionId` on the queue. */
-export function timesEnqueued(processLog: string, executionId: string): number {
-	return read(processLog).split(`Enqueued execution ${executionId} (`).length - 1;
+/** How many times the processes writing `logs` say they put `executionId` on the queue. */
+export function timesEnqueued(logs: string[], executionId: string): number {
+	const marker = `Enqueued execution ${executionId} (`;
+	return logs.reduce((times, log) => times + read(log).split(marker).length - 1, 0);
 }
 
-export function processLog(state: { queue: QueueState }, name: 'main' | 'webhook'): string {
-	return state.queue.processes.find((p) => p.name === name)!.logFile;
+/** The logs of main, or of every webhook process (the front shares deliveries among them). */
+export function processLogs(state: { queue: QueueState }, kind: 'main' | 'webhook'): string[] {
+	const name = kind === 'main' ? /^main$/ : /^webhook\d*$/;
+	return state.queue.processes.filter((p) => name.test(p.name)).map((p) => p.logFile);
 }
 
 /**

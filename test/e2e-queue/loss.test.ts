@@ -11,7 +11,7 @@ import {
 	allExecutions,
 	connectQueue,
 	postCallback,
-	processLog,
+	processLogs,
 	sleep,
 	socialScrapeCallback,
 } from './helpers';
@@ -175,8 +175,10 @@ function tally(executions: Execution[], tag: string, requestIds: string[]) {
 }
 
 const enqueuedByWebhookProcess = (executionIds: string[]) => {
-	const log = readFileSync(processLog(state, 'webhook'), 'utf8');
-	const enqueued = new Set([...log.matchAll(/Enqueued execution (\d+) \(/g)].map((m) => m[1]));
+	const logs = processLogs(state, 'webhook').map((file) => readFileSync(file, 'utf8'));
+	const enqueued = new Set(
+		logs.flatMap((log) => [...log.matchAll(/Enqueued execution (\d+) \(/g)].map((m) => m[1])),
+	);
 	return executionIds.filter((id) => enqueued.has(id)).length;
 };
 
@@ -325,7 +327,6 @@ describe(`loss test: ${CALLBACKS} callbacks into a trigger workflow in queue mod
 				callbacks: CALLBACKS,
 				concurrency: CONCURRENCY,
 				workerConcurrency: state.queue.workerConcurrency,
-				recoverySettings: state.queue.recoverySettings,
 				accepted: accepted.length,
 				answers: countBy(posts.map((p) => p.status)),
 				executions: executions.length,

@@ -95,10 +95,9 @@ describe('Wait for Completion at scale in queue mode', () => {
 		expect(simulator.releaseHeldJobs()).toBe(EXECUTIONS);
 		const deliveries = await simulator.waitForDeliveries(EXECUTIONS, STEP_TIMEOUT_MS);
 		// The service sends a refused callback again only hours later: every first answer must be 200.
-		// This cluster's webhook process runs the legacy expression engine (WEBHOOK_PROCESS_SETTINGS);
-		// on n8n's default engine it resumes about 15 per second, and a burst this size outlasts the
-		// simulator's 10 s patience: the bench's `waiting` rows measure that, against the Wait node.
-		// On a machine busy with other work n8n may still answer a resume after that patience: the
+		// The twin's two webhook processes run n8n's default expression engine, about 15 resumes a
+		// second each: the bench's `waiting` rows measure larger bursts, against the Wait node.
+		// On a machine busy with other work n8n may answer a resume after the service's 10 s: the
 		// execution resumed all the same, and n8n answers the service's later tries 409 (running or
 		// finished already). Tolerated and recorded only in that shape; the executions are checked
 		// below, each resumed once with its own job.

@@ -22,7 +22,6 @@ import type { N8nClient, WorkflowNode } from './harness/client';
 import { recordN8nFault } from './harness/n8nFaults';
 import { packageName } from './harness/package';
 import { startDeliveryProxy, type DeliveryProxy } from './harness/proxy';
-import { QueueControl } from './harness/queue-control';
 import { connect, type SuiteState } from './harness/state';
 import { activateChain, nodeOutput, productionUrl, webhookBase } from './harness/workflows';
 
@@ -31,28 +30,29 @@ const PATIENCE_MS = Number(process.env.BURST_E2E_PATIENCE_MS) || 2_000;
 
 let client: N8nClient;
 let state: SuiteState;
-let proxy: DeliveryProxy;
-/** Queue mode: the second webhook process this file starts behind the proxy, stopped after. */
-let control: QueueControl | undefined;
+/** Regular mode: the shipped front before the one n8n ("One n8n behind the front"). */
+let proxy: DeliveryProxy | undefined;
+/** The shipped front: this file's before one n8n, or the twin's before its webhook processes. */
+let front: string;
+/** One n8n process serving webhooks, reached without the front. */
+let straight: string;
 const activated: string[] = [];
 
 beforeAll(async () => {
 	({ client, state } = connect());
-	const upstreams = [webhookBase(state)];
 	if (state.mode === 'queue' && state.queue) {
-		control = new QueueControl(state.queue.controlUrl);
-		await control.startWebhook(1);
-		const second = (await control.processes()).find((p) => p.name.endsWith('webhook1'));
-		if (!second?.alive) throw new Error('the second webhook process did not start');
-		upstreams.push(second.url);
+		front = state.queue.frontUrl;
+		straight = state.queue.processes.find((p) => p.name === 'webhook')!.url;
+	} else {
+		straight = webhookBase(state);
+		proxy = await startDeliveryProxy([straight], `e2e-${state.mode}`);
+		front = proxy.url;
 	}
-	proxy = await startDeliveryProxy(upstreams, `e2e-${state.mode}`);
 }, 120_000);
 
 afterAll(async () => {
 	for (const id of activated.splice(0)) await client.deactivate(id);
 	await proxy?.stop();
-	await control?.stopWebhook(1);
 });
 
 interface Burst {
@@ -100,14 +100,14 @@ test(`${COUNT} deliveries sent at once: through the shipped HAProxy front the Ca
 	const fastPath = await burstTo(
 		"n8n's Webhook node → Scraping Delivery, straight to n8n",
 		pattern.nodes,
-		`${webhookBase(state)}/webhook/${pattern.path}`,
+		`${straight}/webhook/${pattern.path}`,
 		pattern.reader,
 	);
 	const trigger = callbackTriggerNode(packageName);
 	const proxied = await burstTo(
 		'Callback Trigger through HAProxy',
 		[trigger],
-		productionUrl(proxy.url, trigger, 'callback'),
+		productionUrl(front, trigger, 'callback'),
 	);
 	expect(proxied.started).toBe(COUNT);
 	expect(new Set(proxied.jobIds).size).toBe(COUNT);

@@ -7,18 +7,15 @@ import { databaseFor, startN8nOnDatabase } from './database';
 import { assertPackageLoaded, killAllOnSignals, type N8nInstance } from './n8n-process';
 import { installPackage, packageName, packPackage } from './package';
 import { artifactsDir, ensureRuntime } from './paths';
-import {
-	QUEUE_RECOVERY_SETTINGS,
-	startQueueCluster,
-	WORKER_CONCURRENCY,
-	type QueueCluster,
-} from './queue';
-import { startControlServer, type ControlServer } from './queue-control';
+import { descendantsOf, killAll } from './processTree';
+import { WORKER_CONCURRENCY } from './queue';
+import { QueueControl } from './queue-control';
 import { stateFile, stateFileFor, type SuiteState } from './state';
+import { startTwin, stopTwin, type TwinRecord } from './twin';
 
 declare global {
 	var __n8nE2e: { instance: N8nInstance; userFolder: string } | undefined;
-	var __n8nE2eQueue: { cluster: QueueCluster; control: ControlServer } | undefined;
+	var __n8nE2eQueue: { twin: TwinRecord } | undefined;
 }
 
 const phase = async <T>(label: string, work: () => T | Promise<T>): Promise<T> => {
@@ -30,8 +27,7 @@ const phase = async <T>(label: string, work: () => T | Promise<T>): Promise<T> =
 
 /**
  * One n8n for the whole e2e project; `npm run test:e2e` has built the package before. The
- * e2e-queue project (its `globals` say queue) gets queue mode instead: PostgreSQL, Redis, a main,
- * a webhook process and workers.
+ * e2e-queue project (its `globals` say queue) gets the production stack's twin instead.
  */
 export default async function globalSetup(
 	_globalConfig?: unknown,
@@ -40,11 +36,11 @@ export default async function globalSetup(
 	process.stderr.write('\n');
 	await phase('runtime (Node 24 + n8n)', () => ensureRuntime());
 	const queue = projectConfig?.globals?.__N8N_E2E_MODE__ === 'queue';
-	// A folder per mode: CI runs the queue suite while the regular one installs from its tarball.
+	// The twin packs and installs the package itself, as `npm start -- --scale` does.
+	if (queue) return await queueSetup();
 	const tarball = await phase('npm pack', () =>
-		packPackage(path.join(artifactsDir, 'pack', queue ? 'queue' : 'regular')),
+		packPackage(path.join(artifactsDir, 'pack', 'regular')),
 	);
-	if (queue) return await queueSetup(tarball);
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
 	killAllOnSignals(() => {
 		rmSync(userFolder, { recursive: true, force: true });
@@ -78,10 +74,10 @@ export default async function globalSetup(
 	}
 }
 
-async function signIn(url: string) {
+async function signIn(url: string, owner = defaultOwner) {
 	const client = new N8nClient(url);
 	return await phase('owner, login, API key', async () => {
-		await client.signIn(defaultOwner);
+		await client.signIn(owner);
 		const apiKey = await client.createApiKey();
 		return { apiKey, session: client.session };
 	});
@@ -109,50 +105,65 @@ async function heldUntilReleased(): Promise<void> {
 	});
 }
 
-async function queueSetup(tarball: string): Promise<void> {
-	let cluster: QueueCluster | undefined;
-	let control: ControlServer | undefined;
+/**
+ * Queue mode is the production stack's twin, started as users start it (`npm start -- --scale
+ * --control`): deploy/n8n.env, two webhook processes behind deploy/haproxy.cfg, two workers with
+ * their task runners, PostgreSQL 17 and Redis. Tests reach n8n through the front, as the service
+ * and a browser do. The examples it imports are unpublished: the tests publish their own.
+ */
+async function queueSetup(): Promise<void> {
+	let twin: TwinRecord | undefined;
 	killAllOnSignals(() => rmSync(stateFileFor('queue'), { force: true }));
 	try {
-		cluster = await phase('queue mode: PostgreSQL, Redis, main, webhook, workers, front', () =>
-			startQueueCluster({ tarball }),
+		const started = Date.now();
+		const outputFile = path.join(artifactsDir, 'logs', 'twin-npm-start.log');
+		mkdirSync(path.dirname(outputFile), { recursive: true });
+		twin = await phase('queue mode: the stack\'s twin (npm start -- --scale --control)', () =>
+			startTwin(outputFile),
 		);
-		const steps = Object.entries(cluster.timings).map(
-			([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`,
-		);
-		process.stderr.write(`[e2e]   ${steps.join(', ')}\n`);
-		control = await startControlServer(cluster);
-		const { apiKey, session } = await signIn(cluster.main.url);
+		const startupMs = Date.now() - started;
+		killAllOnSignals(() => killAll([...twin!.started, ...descendantsOf(twin!.pid)]));
+		const control = new QueueControl(twin.controlUrl);
+		const [addresses, processes] = await Promise.all([control.addresses(), control.processes()]);
+		const { apiKey, session } = await signIn(twin.frontUrl, twin.owner);
+		await unpublishAll(twin.frontUrl, apiKey);
+		const main = processes.find((p) => p.name === 'main')!;
 		writeState({
 			mode: 'queue',
-			n8nUrl: cluster.main.url,
-			webhookUrl: cluster.webhook.url,
+			n8nUrl: twin.frontUrl,
+			webhookUrl: twin.frontUrl,
 			apiKey,
 			session,
-			owner: defaultOwner,
-			userFolder: cluster.main.userFolder,
-			logFile: cluster.main.logFile,
-			tarball,
+			owner: twin.owner,
+			userFolder: '',
+			logFile: main.logFile,
+			tarball: '',
 			queue: {
-				controlUrl: control.url,
-				startupMs: cluster.startupMs,
+				controlUrl: twin.controlUrl,
+				startupMs,
 				workerConcurrency: WORKER_CONCURRENCY,
-				recoverySettings: QUEUE_RECOVERY_SETTINGS,
-				frontUrl: cluster.front.url,
-				redisPort: cluster.redis.port,
-				postgres: {
-					port: cluster.postgres.port,
-					user: cluster.postgres.user,
-					database: cluster.postgres.database,
-				},
-				processes: cluster.processes(),
+				frontUrl: addresses.frontUrl,
+				redisPort: addresses.redisPort,
+				postgres: addresses.postgres,
+				processes,
+				twin,
 			},
 		});
-		globalThis.__n8nE2eQueue = { cluster, control };
+		globalThis.__n8nE2eQueue = { twin };
 		await heldUntilReleased();
 	} catch (error) {
-		await control?.close();
-		await cluster?.stop();
+		if (twin) await stopTwin(twin);
 		throw error;
 	}
+}
+
+/** Unpublishes every published workflow (the examples `npm start` imports and publishes). */
+async function unpublishAll(url: string, apiKey: string): Promise<void> {
+	const client = new N8nClient(url);
+	client.apiKey = apiKey;
+	const { data } = await client.api<{ data: Array<{ id: string }> }>(
+		'GET',
+		'/workflows?active=true&limit=250',
+	);
+	for (const { id } of data) await client.deactivate(id);
 }

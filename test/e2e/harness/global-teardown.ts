@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 
 import { stateFileFor } from './state';
+import { stopTwin } from './twin';
 
 export default async function globalTeardown(
 	_globalConfig?: unknown,
@@ -11,8 +12,9 @@ export default async function globalTeardown(
 		const queue = globalThis.__n8nE2eQueue;
 		globalThis.__n8nE2eQueue = undefined;
 		if (!queue) return;
-		await queue.control.close();
-		await queue.cluster.stop();
+		// The faults test ends by stopping it as Ctrl-C does: a run without that file stops it here.
+		await stopTwin(queue.twin);
+		rmSync(queue.twin.tmp, { recursive: true, force: true });
 		return;
 	}
 	const started = globalThis.__n8nE2e;

@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 
 import type { QueueCluster, QueueProcess } from './queue';
 
+export interface ClusterAddresses {
+	frontUrl: string;
+	postgres: { port: number; user: string; database: string };
+	redisPort: number;
+}
+
 export interface ControlServer {
 	url: string;
 	close(): Promise<void>;
@@ -12,6 +18,7 @@ export interface ControlServer {
  * The cluster belongs to global setup (which also stops it), while test files run in other module
  * registries or processes: they kill and restart workers through this loopback endpoint.
  *   GET  /processes                 → QueueProcess[]
+ *   GET  /addresses                 → ClusterAddresses: the front, PostgreSQL and Redis
  *   POST /workers/<index>/kill      → SIGKILL to the worker's process group; answers once it is gone
  *   POST /workers/<index>/start     → a fresh worker in its place; answers once it is ready
  *   POST /webhooks/<index>/start    → webhook process <index> (0 is WEBHOOK_URL's), once ready
@@ -30,6 +37,15 @@ export async function startControlServer(cluster: QueueCluster): Promise<Control
 		};
 		const work = async () => {
 			if (req.method === 'GET' && req.url === '/processes') return reply(200, cluster.processes());
+			if (req.method === 'GET' && req.url === '/addresses') {
+				const { port, user, database } = cluster.postgres;
+				const addresses: ClusterAddresses = {
+					frontUrl: cluster.front.url,
+					postgres: { port, user, database },
+					redisPort: cluster.redis.port,
+				};
+				return reply(200, addresses);
+			}
 			const url = new URL(req.url ?? '/', 'http://control');
 			const number = (name: string) => Number(url.searchParams.get(name) ?? NaN);
 			const done = (started: number) =>
@@ -93,6 +109,10 @@ export class QueueControl {
 
 	processes(): Promise<QueueProcess[]> {
 		return this.call('GET', '/processes');
+	}
+
+	addresses(): Promise<ClusterAddresses> {
+		return this.call('GET', '/addresses');
 	}
 
 	killWorker(index: number): Promise<{ ms: number; processes: QueueProcess[] }> {

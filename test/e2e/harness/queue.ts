@@ -33,15 +33,6 @@ export const QUEUE_RECOVERY_SETTINGS = {
 	QUEUE_WORKER_STALLED_INTERVAL: '5000',
 };
 
-/**
- * n8n 2.41's default expression engine ("vm") takes a fresh isolate for every webhook request of a
- * trigger that is not n8n's own Webhook node: measured here, the Scraping Callback Trigger's
- * webhook process then accepts ~7-10 callbacks/s instead of ~30/s, which would put the loss test
- * alone over CI's time budget. Only the webhook process uses the "legacy" engine; main and the
- * workers, where executions run, keep the default.
- */
-export const WEBHOOK_PROCESS_SETTINGS = { N8N_EXPRESSION_ENGINE: 'legacy' };
-
 export interface QueueProcess {
 	name: string;
 	/** The HTTP server: editor and API (main), webhooks (webhook), health check (worker). */
@@ -111,20 +102,16 @@ export function clusterSettings(cluster: {
 	};
 }
 
-/** What one role gets on top of `clusterSettings`: nothing in the stack. */
-export function roleSettings(role: 'main' | 'webhook' | 'worker', stack: boolean) {
-	return role === 'webhook' && !stack ? WEBHOOK_PROCESS_SETTINGS : {};
-}
-
 /**
  * Queue mode as deploy/compose.yaml runs it (docs/production.md): Redis, PostgreSQL, one main,
  * webhook processes and workers, all on 127.0.0.1, every n8n process on deploy/n8n.env with
  * this run's addresses, sharing the encryption key, and the shipped HAProxy front. Each process
  * has a user folder of its own with the package installed in it, as containers would.
  *
- * By default (the e2e suite) one webhook process, N8N_WEBHOOK_URL pointing straight at it, and the
- * test settings below (recovery, the webhook process's engine). With `stack`, what
- * deploy/ ships and nothing else: two webhook processes and N8N_WEBHOOK_URL at the front.
+ * With `stack` (`npm start -- --scale`, the queue suite's twin), what deploy/ ships and nothing
+ * else: two webhook processes and N8N_WEBHOOK_URL at the front. Without it (the benches' smaller
+ * clusters), one webhook process, N8N_WEBHOOK_URL pointing straight at it, and the recovery
+ * settings above.
  */
 export async function startQueueCluster(options: {
 	tarball: string;
@@ -266,11 +253,7 @@ export async function startQueueCluster(options: {
 				port: place.port,
 				encryptionKey,
 				stack: options.stack,
-				env: {
-					...shared,
-					...roleSettings('webhook', options.stack ?? false),
-					...options.env?.webhook,
-				},
+				env: { ...shared, ...options.env?.webhook },
 			});
 			webhooks[index] = instance;
 			assertPackageLoaded(instance, packageName);

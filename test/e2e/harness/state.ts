@@ -4,36 +4,42 @@ import path from 'node:path';
 import { N8nClient, type Owner } from './client';
 import { artifactsDir } from './paths';
 import type { QueueProcess } from './queue';
+import type { TwinRecord } from './twin';
 
 /** What global setup hands to the test files (they run in other module registries). */
 export interface SuiteState {
 	mode: 'regular' | 'queue';
 	/** Editor, REST and public API. */
 	n8nUrl: string;
-	/** Where production webhooks and resume URLs are served: n8nUrl, or the queue's webhook process. */
+	/** Where production webhooks and resume URLs are served: n8nUrl, or the twin's front. */
 	webhookUrl: string;
 	apiKey: string;
 	session: { browserId: string; cookie: string };
 	owner: Owner;
 	userFolder: string;
 	logFile: string;
+	/** The package as the regular suite installs it (empty in queue mode: the twin packs its own). */
 	tarball: string;
 	queue?: QueueState;
 }
 
-/** What a queue-mode test can see of the cluster, and the control server that kills and restarts workers. */
+/**
+ * What a queue-mode test can see of the stack's twin, and the control server that kills and
+ * restarts its processes.
+ */
 export interface QueueState {
 	controlUrl: string;
 	startupMs: number;
 	workerConcurrency: number;
-	recoverySettings: Record<string, string>;
-	/** The shipped HAProxy front (deploy/haproxy.cfg) before main and the first webhook process. */
+	/** The shipped HAProxy front (deploy/haproxy.cfg): the editor, main's routes and the webhooks. */
 	frontUrl: string;
 	/** The cluster's Redis (127.0.0.1), where n8n's Bull keeps its queue. */
 	redisPort: number;
 	/** The cluster's PostgreSQL (127.0.0.1): its port, user and database. */
 	postgres: { port: number; user: string; database: string };
+	/** The processes once the twin was ready (restarts log to new files: ask the control server). */
 	processes: QueueProcess[];
+	twin: TwinRecord;
 }
 
 export type SuiteMode = SuiteState['mode'];

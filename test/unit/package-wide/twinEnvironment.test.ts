@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 
 import { readEnvFile } from '../../e2e/harness/envFile';
 import { n8nSettings, type N8nCommand } from '../../e2e/harness/n8n-process';
-import { clusterSettings, roleSettings } from '../../e2e/harness/queue';
+import { clusterSettings } from '../../e2e/harness/queue';
 import {
 	STACK_ADDRESS_KEYS,
 	STACK_COMPOSE_FILE,
@@ -55,7 +55,6 @@ function twinSettings(role: 'main' | 'webhook' | 'worker', command: N8nCommand) 
 				editorUrl: 'http://127.0.0.1:5000',
 				runnersAuthToken: 'twin-token',
 			}),
-			...roleSettings(role, true),
 		},
 	});
 }
