@@ -71,8 +71,8 @@ describe('the shipped front before the twin', () => {
 
 		const [execution] = await client.waitForExecutions(workflowId, 1, 30_000);
 		expect(execution.status).toBe('success');
-		expect(timesEnqueued(processLogs(state, 'webhook'), execution.id)).toBe(1);
-		expect(timesEnqueued(processLogs(state, 'main'), execution.id)).toBe(0);
+		expect(timesEnqueued(processLogs('webhook'), execution.id)).toBe(1);
+		expect(timesEnqueued(processLogs('main'), execution.id)).toBe(0);
 		expect(workersThatRan(execution.id)).toHaveLength(1);
 	});
 
@@ -111,8 +111,8 @@ describe('the shipped front before the twin', () => {
 		);
 		expect(execution.status).toBe('success');
 		// Started by the webhook process, then put on the queue again by it when resumed.
-		expect(timesEnqueued(processLogs(state, 'webhook'), execution.id)).toBe(2);
-		expect(timesEnqueued(processLogs(state, 'main'), execution.id)).toBe(0);
+		expect(timesEnqueued(processLogs('webhook'), execution.id)).toBe(2);
+		expect(timesEnqueued(processLogs('main'), execution.id)).toBe(0);
 		expect(workersThatRan(execution.id)).toHaveLength(2);
 	});
 });

@@ -46,15 +46,21 @@ const read = (file: string) => {
 	}
 };
 
-/** Every worker log of the twin, restarted workers' included (a restart writes a new file). */
-export function workerLogs(): Array<{ name: string; text: string }> {
+/** The twin's log files of one kind of process, restarts included (a restart writes a new file). */
+function logFiles(kind: 'main' | 'webhook' | 'worker'): string[] {
+	const name = new RegExp(`^n8n-scale-${kind}\\d*(-restart\\d+)?\\.log$`);
 	return readdirSync(logDir)
-		.filter((file) => /^n8n-scale-worker\d+(-restart\d+)?\.log$/.test(file))
+		.filter((file) => name.test(file))
 		.sort()
-		.map((file) => ({
-			name: file.replace(/^n8n-scale-|\.log$/g, ''),
-			text: read(path.join(logDir, file)),
-		}));
+		.map((file) => path.join(logDir, file));
+}
+
+/** Every worker log of the twin, restarted workers' included. */
+export function workerLogs(): Array<{ name: string; text: string }> {
+	return logFiles('worker').map((file) => ({
+		name: path.basename(file).replace(/^n8n-scale-|\.log$/g, ''),
+		text: read(file),
+	}));
 }
 
 /** Names of the workers that logged starting `executionId` (once per run of it: a resume is a second run). */
@@ -75,9 +81,8 @@ export function timesEnqueued(logs: string[], executionId: string): number {
 }
 
 /** The logs of main, or of every webhook process (the front shares deliveries among them). */
-export function processLogs(state: { queue: QueueState }, kind: 'main' | 'webhook'): string[] {
-	const name = kind === 'main' ? /^main$/ : /^webhook\d*$/;
-	return state.queue.processes.filter((p) => name.test(p.name)).map((p) => p.logFile);
+export function processLogs(kind: 'main' | 'webhook'): string[] {
+	return logFiles(kind);
 }
 
 /**

@@ -175,7 +175,7 @@ function tally(executions: Execution[], tag: string, requestIds: string[]) {
 }
 
 const enqueuedByWebhookProcess = (executionIds: string[]) => {
-	const logs = processLogs(state, 'webhook').map((file) => readFileSync(file, 'utf8'));
+	const logs = processLogs('webhook').map((file) => readFileSync(file, 'utf8'));
 	const enqueued = new Set(
 		logs.flatMap((log) => [...log.matchAll(/Enqueued execution (\d+) \(/g)].map((m) => m[1])),
 	);

@@ -106,7 +106,7 @@ describe('Scheduled Scrape Trigger lifecycle in queue mode', () => {
 			expect(delivery).toEqual(expect.objectContaining({ state: 'delivered', finalStatus: 200 }));
 			const [execution] = await client.waitForExecutions(workflowId, 1, 30_000);
 			expect(execution.status).toBe('success');
-			expect(timesEnqueued(processLogs(state, 'webhook'), execution.id)).toBe(1);
+			expect(timesEnqueued(processLogs('webhook'), execution.id)).toBe(1);
 			expect(workersThatRan(execution.id)).toHaveLength(1);
 
 			await client.deactivate(workflowId);
