@@ -140,35 +140,11 @@ const isEntry = (value: unknown): value is DeliveryEntry =>
 	isObject(value) && typeof value.key === 'string' && typeof value.digest === 'string';
 
 /**
- * This process's window and the persisted one, as one: each webhook process of a queue-mode stack
- * keeps its own window, and n8n saves a workflow's static data whole after each webhook call (the
- * last process to save wins), so what the others recorded is read back from there. The same key
- * and content once, first seen; the `windowSize` latest kept.
- */
-function mergedWindow(
-	own: DeliveryEntry[],
-	persisted: unknown,
-	windowSize: number,
-): DeliveryEntry[] {
-	const saved = Array.isArray(persisted) ? persisted.filter(isEntry) : [];
-	const byContent = new Map<string, DeliveryEntry>();
-	for (const entry of [...own, ...saved]) {
-		const id = `${entry.key}\u0000${entry.digest}`;
-		const known = byContent.get(id);
-		if (!known || (entry.at ?? '') < (known.at ?? '')) byContent.set(id, entry);
-	}
-	const entries = [...byContent.values()].sort((a, b) =>
-		(a.at ?? '') < (b.at ?? '') ? -1 : (a.at ?? '') > (b.at ?? '') ? 1 : 0,
-	);
-	return entries.slice(Math.max(0, entries.length - windowSize));
-}
-
-/**
  * Records a delivery of `key` (kind and id) with content `digest` in the window of `scope` (a
- * workflow's trigger node), this process's merged with the persisted one. Only the same key with
- * the same content is a repeat; the same key with other content is an update (a re-sync),
- * reported with the time of the latest earlier delivery of that key. Check and record happen
- * without yielding, so concurrent deliveries in one process cannot both pass as new.
+ * workflow's trigger node). Only the same key with the same content is a repeat; the same key
+ * with other content is an update (a re-sync), reported with the time of the latest earlier
+ * delivery of that key. Check and record happen without yielding, so concurrent deliveries in one
+ * process cannot both pass as new.
  */
 export function recordDelivery(
 	scope: string,
@@ -178,7 +154,7 @@ export function recordDelivery(
 	persisted: unknown = [],
 	now: Date = new Date(),
 ): DeliveryVerdict {
-	const entries = mergedWindow(windows.get(scope) ?? [], persisted, windowSize);
+	const entries = windows.get(scope) ?? (Array.isArray(persisted) ? persisted.filter(isEntry) : []);
 	let previousAt: string | undefined;
 	for (const entry of entries) {
 		if (entry.key !== key) continue;
@@ -215,15 +191,9 @@ export function screenDelivery(
 	windowSize: number,
 	memory: DeliveryMemory,
 ): DeliveryScreening {
-	const persisted = memory.recentDeliveries;
-	const delivery = recordDelivery(scope, key, digest, windowSize, persisted);
-	const savedCount = Array.isArray(persisted) ? persisted.length : 0;
-	// A repeat changes nothing, unless another process's save dropped what this one holds: then
-	// the whole window is saved back, so that a later delivery to another process finds it.
-	if (delivery.status === 'repeat' && delivery.entries.length === savedCount)
-		return { repeat: true };
-	memory.recentDeliveries = delivery.entries.map((entry) => ({ ...entry }));
+	const delivery = recordDelivery(scope, key, digest, windowSize, memory.recentDeliveries);
 	if (delivery.status === 'repeat') return { repeat: true };
+	memory.recentDeliveries = delivery.entries.map((entry) => ({ ...entry }));
 	return {
 		repeat: false,
 		marks:

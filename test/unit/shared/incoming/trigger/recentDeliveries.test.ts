@@ -3,8 +3,6 @@ import { createHash } from 'node:crypto';
 import {
 	contentDigest,
 	recordDelivery,
-	screenDelivery,
-	type DeliveryMemory,
 } from '../../../../../nodes/shared/incoming/trigger/recentDeliveries';
 
 describe('delivery window', () => {
@@ -31,56 +29,6 @@ describe('delivery window', () => {
 		// d1 fell out of the window: its content is news again, against the d2 still remembered.
 		expect(recordDelivery(scope, 'reviewJob:1', 'd1', 3, [], later).status).toBe('update');
 		expect(recordDelivery(scope, 'reviewJob:5', 'd', 3, [], later).status).toBe('new');
-	});
-
-	it("reads back what another webhook process recorded, from the workflow's saved static data", () => {
-		type Module = typeof import('../../../../../nodes/shared/incoming/trigger/recentDeliveries');
-		const load = () => {
-			let loaded: Module | undefined;
-			jest.isolateModules(() => {
-				loaded = jest.requireActual<Module>(
-					'../../../../../nodes/shared/incoming/trigger/recentDeliveries',
-				);
-			});
-			return loaded!;
-		};
-		const [first, second] = [load(), load()];
-		const scope = 'workflow 1: Scraping Callback Trigger';
-		// n8n saves the static data a webhook call changed, whole: the last save wins.
-		let saved: unknown = [];
-		const deliver = (process: Module, key: string, digest: string, loaded = saved) => {
-			const verdict = process.recordDelivery(scope, key, digest, 10, loaded);
-			if (verdict.status !== 'repeat') saved = verdict.entries.map((entry) => ({ ...entry }));
-			return verdict.status;
-		};
-		expect(deliver(first, 'reviewJob:1', 'd')).toBe('new');
-		expect(deliver(second, 'reviewJob:2', 'd')).toBe('new');
-		expect(deliver(second, 'reviewJob:1', 'd')).toBe('repeat');
-		expect(deliver(first, 'reviewJob:2', 'd')).toBe('repeat');
-		// Two calls at once: the second process saves over the first's record of job 3...
-		const before = saved;
-		expect(deliver(first, 'reviewJob:3', 'd', before)).toBe('new');
-		expect(deliver(second, 'reviewJob:4', 'd', before)).toBe('new');
-		expect(JSON.stringify(saved)).not.toContain('reviewJob:3');
-		// ...and the first process's next save brings it back.
-		expect(deliver(first, 'reviewJob:5', 'd')).toBe('new');
-		expect(deliver(second, 'reviewJob:3', 'd')).toBe('repeat');
-	});
-
-	it('saves its window back on a repeat when the saved one lost part of it, and only then', () => {
-		const scope = `scope-${Math.random()}`;
-		const memory: DeliveryMemory = {};
-		screenDelivery(scope, 'reviewJob:1', 'd', 10, memory);
-		screenDelivery(scope, 'reviewJob:2', 'd', 10, memory);
-		// Another process saved over it, without job 2.
-		memory.recentDeliveries = memory.recentDeliveries!.slice(0, 1);
-		expect(screenDelivery(scope, 'reviewJob:1', 'd', 10, memory)).toEqual({ repeat: true });
-		const keys = (memory.recentDeliveries as Array<{ key: string }>).map((entry) => entry.key);
-		expect(keys).toEqual(['reviewJob:1', 'reviewJob:2']);
-		// Nothing lost: the static data stays as it was, and n8n has nothing to save.
-		const saved = memory.recentDeliveries;
-		expect(screenDelivery(scope, 'reviewJob:2', 'd', 10, memory)).toEqual({ repeat: true });
-		expect(memory.recentDeliveries).toBe(saved);
 	});
 
 	it('starts from the persisted entries and ignores entries it cannot read', () => {
