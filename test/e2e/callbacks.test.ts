@@ -113,7 +113,14 @@ describe('Scraping Callback Trigger in an activated workflow', () => {
 	});
 
 	it('acknowledges a repeated delivery of the same request_id without starting the workflow again', async () => {
-		const { id, url } = await activeCallbackTrigger('e2e callbacks: repeated delivery');
+		// Queue mode: every delivery to one webhook process, whose repeat memory this checks.
+		const { id, url } = await activeCallbackTrigger(
+			'e2e callbacks: repeated delivery',
+			{},
+			{
+				oneProcess: true,
+			},
+		);
 		const photo = await submit.photoSearch(url);
 		const [delivery] = await simulator.waitForDeliveries(1, 20_000);
 		expect(delivery.finalStatus).toBe(200);

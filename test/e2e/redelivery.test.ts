@@ -43,7 +43,14 @@ function reversedKeys(value: unknown): unknown {
 
 describe('Scraping Callback Trigger: retries and re-syncs', () => {
 	it('first delivery, identical retry, re-sync with one review more → 2 executions, the second an update', async () => {
-		const { id, url } = await activeCallbackTrigger('e2e redelivery: re-sync');
+		// Queue mode: every delivery to one webhook process, whose repeat memory this checks.
+		const { id, url } = await activeCallbackTrigger(
+			'e2e redelivery: re-sync',
+			{},
+			{
+				oneProcess: true,
+			},
+		);
 		const ack = await submit.reviewJob(url);
 		const [first] = await simulator.waitForDeliveries(1, 20_000);
 		expect(first).toMatchObject({ state: 'delivered', finalStatus: 200, ref: ack.job_id });

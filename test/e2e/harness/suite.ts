@@ -2,7 +2,14 @@ import type { Simulator } from '../../../simulator/server';
 import { createSimulatorCredentials, newSimulator } from './fixtures';
 import { connect } from './state';
 import { directSubmitter } from './submit';
-import { activateChain, packageNode, postToWebhook, productionUrl, webhookBase } from './workflows';
+import {
+	activateChain,
+	oneWebhookProcess,
+	packageNode,
+	postToWebhook,
+	productionUrl,
+	webhookBase,
+} from './workflows';
 
 export const CALLBACK_TRIGGER = 'Scraping Callback Trigger';
 
@@ -43,11 +50,17 @@ export function useE2e(options: E2eSuiteOptions = {}) {
 	});
 
 	/** Publishes a workflow of a Scraping Callback Trigger alone; gives its production URL. */
-	const activeCallbackTrigger = async (name: string, parameters: Record<string, unknown> = {}) => {
+	/** `oneProcess`: its URL at one webhook process in queue mode (see oneWebhookProcess). */
+	const activeCallbackTrigger = async (
+		name: string,
+		parameters: Record<string, unknown> = {},
+		{ oneProcess = false } = {},
+	) => {
 		const node = packageNode('scrapingCallbackTrigger', CALLBACK_TRIGGER, parameters);
 		const id = await activateChain(client, name, [node]);
 		activated.add(id);
-		const url = productionUrl(webhookBase(state), node, 'callback');
+		const base = oneProcess ? oneWebhookProcess(state) : webhookBase(state);
+		const url = productionUrl(base, node, 'callback');
 		// n8n registers the production webhook a moment after activation and the service does not
 		// retry a 404, so wait for it with a body the trigger refuses (400, or 401 with a secret).
 		expect([400, 401]).toContain((await postToWebhook(url, {})).status);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { Execution, N8nClient, NodeRun, WorkflowNode } from './client';
+import type { SuiteState } from './state';
 
 export const REVIEW_SCRAPER = 'n8n-nodes-review-scraping.reviewScraper';
 
@@ -290,4 +291,14 @@ export async function waitForExecutionStatus(
 /** Where production webhooks and resume URLs are served: n8n itself, or queue mode's webhook process. */
 export function webhookBase(state: { n8nUrl: string; webhookUrl?: string }): string {
 	return (state.webhookUrl ?? state.n8nUrl).replace(/\/$/, '');
+}
+
+/**
+ * One n8n process that serves webhooks: in queue mode the twin's first webhook process, reached
+ * without the front. The triggers' repeat filter screens what reaches the process that took the
+ * first delivery: n8n 2.41 saves a webhook's static data only while it is empty, so another
+ * process does not learn it (Remove Duplicates does that: docs/results-delivery.md).
+ */
+export function oneWebhookProcess(state: SuiteState): string {
+	return state.queue?.processes.find((p) => p.name === 'webhook')?.url ?? webhookBase(state);
 }
