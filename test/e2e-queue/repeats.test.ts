@@ -12,12 +12,13 @@ import {
 import { allExecutions, connectQueue, sleep } from './helpers';
 
 /**
- * The trigger's repeat memory is workflow static data: n8n saves it after a webhook call, so a later
- * process reads it, but two processes that take the same delivery at the same moment both start the
- * workflow. The README's answer is n8n's Remove Duplicates node on the trigger's `deliveryKey`, whose
- * history lives in n8n's database. Both are shown: one delivery sent to each webhook process and once
+ * The trigger's repeat memory is its webhook process's, and the workflow's static data only as far
+ * as n8n saves it (n8n 2.41: only while it is empty, so a workflow's first delivery): a repeat that
+ * reaches another process, or comes after a restart, may start the workflow again. The README's
+ * answer is n8n's Remove Duplicates node on the trigger's `deliveryKey`, whose history lives in
+ * n8n's database. Both are shown on the twin: one delivery sent to each webhook process and once
  * more after a restart is processed once, with the trigger's own screening on, and off (every
- * delivery starts an execution, as when two processes race).
+ * delivery starts an execution, as when it reaches a process that does not know it).
  */
 let client: N8nClient;
 let state: SuiteState & { queue: QueueState };
