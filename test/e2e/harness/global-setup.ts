@@ -61,7 +61,6 @@ export default async function globalSetup(
 			apiKey,
 			session,
 			owner: defaultOwner,
-			userFolder,
 			logFile: instance.logFile,
 			tarball,
 		});
@@ -135,7 +134,6 @@ async function queueSetup(): Promise<void> {
 			apiKey,
 			session,
 			owner: twin.owner,
-			userFolder: '',
 			logFile: main.logFile,
 			tarball: '',
 			queue: {

@@ -16,7 +16,6 @@ export interface SuiteState {
 	apiKey: string;
 	session: { browserId: string; cookie: string };
 	owner: Owner;
-	userFolder: string;
 	logFile: string;
 	/** The package as the regular suite installs it (empty in queue mode: the twin packs its own). */
 	tarball: string;

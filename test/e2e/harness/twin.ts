@@ -101,7 +101,8 @@ export const twinOutput = (twin: Pick<TwinRecord, 'outputFile'>) =>
  * crash would take it: for a run whose last test did not stop it.
  */
 export async function stopTwin(twin: TwinRecord): Promise<void> {
-	const all = () => [...twin.started, ...descendantsOf(twin.pid)];
+	// Read before the signal: once npm is gone, what it started hangs from no tree.
+	const known = [...twin.started, ...descendantsOf(twin.pid)];
 	if (twinExit(twin) === undefined) {
 		try {
 			process.kill(-twin.pid, 'SIGINT');
@@ -113,5 +114,5 @@ export async function stopTwin(twin: TwinRecord): Promise<void> {
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
 	}
-	killAll(all());
+	killAll(known);
 }
