@@ -103,24 +103,33 @@ export async function post(
 	return { ms: performance.now() - started, status: res.status, text };
 }
 
-/** Production webhooks register a moment after activation: 404 "not registered" is retried. */
+/**
+ * n8n answers 503 "Database is not ready!" before it starts anything while its database ping is
+ * late (a starved process: CI's quick run meets it beside the end-to-end files); sent again.
+ */
+const databaseNotReady = (posted: Posted) =>
+	posted.status === 503 && posted.text.includes('Database is not ready');
+
+/**
+ * Production webhooks register a moment after activation: 404 "not registered" is retried, and
+ * a start n8n refused for its database (above).
+ */
 export async function postWhenRegistered(
 	url: string,
 	body: unknown,
 	headers: Record<string, string> = {},
 ): Promise<Posted> {
-	const deadline = Date.now() + 15_000;
+	const deadline = Date.now() + 30_000;
 	for (;;) {
 		const posted = await post(url, body, undefined, headers);
-		if (posted.status !== 404 || Date.now() > deadline) return posted;
+		if ((posted.status !== 404 && !databaseNotReady(posted)) || Date.now() > deadline) {
+			return posted;
+		}
 		await sleep(200);
 	}
 }
 
-/**
- * n8n answers 503 "Database is not ready!" before it starts anything while its database ping is
- * late (a starved process: CI's quick run meets it beside the end-to-end files); sent again.
- */
+/** Sent again, for up to `waitMs`, while n8n answers that its database is not ready. */
 export async function postWhenDatabaseReady(
 	url: string,
 	body: unknown,
@@ -130,8 +139,7 @@ export async function postWhenDatabaseReady(
 	const deadline = Date.now() + waitMs;
 	for (;;) {
 		const posted = await post(url, body, timeoutMs);
-		if (posted.status !== 503 || !posted.text.includes('Database is not ready')) return posted;
-		if (Date.now() > deadline) return posted;
+		if (!databaseNotReady(posted) || Date.now() > deadline) return posted;
 		await sleep(500);
 	}
 }

@@ -5,7 +5,7 @@ import {
 	deploy,
 	expectOk,
 	packageNode,
-	post,
+	postWhenDatabaseReady,
 	postWhenRegistered,
 	splitOutNode,
 	webhookTrigger,
@@ -76,7 +76,7 @@ export async function bulk({ env, quick }: BenchContext): Promise<BenchResult> {
 	const body = profiles(items, 'bulk');
 	const run = (url: string, path: string, what: string) => async (): Promise<Sample> => {
 		simulator.reset();
-		const posted = expectOk(await post(url, body), what);
+		const posted = expectOk(await postWhenDatabaseReady(url, body, 600_000), what);
 		const requests = countRequests(simulator, path);
 		const jobs = simulator.state.work.reviewJob.size;
 		if (jobs !== items) throw new Error(`${what}: ${jobs} jobs queued for ${items} items`);
@@ -84,7 +84,7 @@ export async function bulk({ env, quick }: BenchContext): Promise<BenchResult> {
 	};
 	log(`bulk: ${items} profiles, batch ${BATCH_SIZE}, ${rounds} rounds`);
 	const runFloor = async (): Promise<Sample> => {
-		const posted = expectOk(await post(floor.url, body), 'floor');
+		const posted = expectOk(await postWhenDatabaseReady(floor.url, body, 600_000), 'floor');
 		return { ms: posted.ms, requests: 0 };
 	};
 	const BULK = '/api/v2/profiles/add_bulk';

@@ -10,7 +10,7 @@ import {
 	expectOk,
 	httpRequestNode,
 	packageNode,
-	post,
+	postWhenDatabaseReady,
 	postWhenRegistered,
 	splitOutNode,
 	webhookTrigger,
@@ -105,7 +105,7 @@ async function setUp(env: BenchEnvironment, items: number) {
 				simulator.injectFault({ kind: 'slow', path: ADD_PATH, delayMs: latencyMs, times: items });
 			}
 			probe.reset();
-			const posted = expectOk(await post(url, body), what);
+			const posted = expectOk(await postWhenDatabaseReady(url, body, 600_000), what);
 			const requests = countRequests(simulator, ADD_PATH);
 			if (requests !== items) throw new Error(`${what}: ${requests} requests for ${items} items`);
 			return { ms: posted.ms, requests, peakConcurrency: probe.peak };

@@ -6,7 +6,7 @@ import {
 	deploy,
 	expectOk,
 	packageNode,
-	post,
+	postWhenDatabaseReady,
 	postWhenRegistered,
 	splitOutNode,
 	webhookTrigger,
@@ -75,7 +75,10 @@ export async function serviceLimit({ env, quick }: BenchContext): Promise<BenchR
 		simulator.reset();
 		simulator.configure({ rateLimit: { review: LIMIT } });
 		try {
-			const posted = expectOk(await post(url, profiles(count, what)), what);
+			const posted = expectOk(
+				await postWhenDatabaseReady(url, profiles(count, what), 600_000),
+				what,
+			);
 			const output = JSON.parse(posted.text) as Array<Record<string, unknown>>;
 			const sample: Sample = {
 				profiles: count,

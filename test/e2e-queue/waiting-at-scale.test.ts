@@ -97,20 +97,25 @@ describe('Wait for Completion at scale in queue mode', () => {
 		// The service sends a refused callback again only hours later: every first answer must be 200.
 		// The twin's two webhook processes run n8n's default expression engine, about 15 resumes a
 		// second each: the bench's `waiting` rows measure larger bursts, against the Wait node.
-		// On a machine busy with other work n8n may answer a resume after the service's 10 s: the
-		// execution resumed all the same, and n8n answers the service's later tries 409 (running or
-		// finished already). Tolerated and recorded only in that shape; the executions are checked
-		// below, each resumed once with its own job.
+		// On a machine busy with other work n8n may answer a resume after the service's 10 s: either
+		// the execution resumed all the same and n8n answers the service's later tries 409 (running
+		// or finished already), or n8n had not read the body yet and the service's next try resumes
+		// it (200, its last). Tolerated and recorded only in those shapes; the executions are
+		// checked below, each resumed once with its own job.
 		for (const delivery of deliveries) {
 			const [first, ...later] = delivery.attemptLog;
 			if (first.status === 200 && later.length === 0) continue;
-			expect({ first: first.error, later: later.map((a) => a.status) }).toEqual({
+			const statuses = later.map((a) => a.status);
+			const resumedByATry = statuses.at(-1) === 200;
+			expect({ first: first.error, later: statuses }).toEqual({
 				first: 'UND_ERR_HEADERS_TIMEOUT',
-				later: later.map(() => 409),
+				later: statuses.map((_, i) => (resumedByATry && i === statuses.length - 1 ? 200 : 409)),
 			});
 			recordN8nFault(
 				"n8n: resume answered after the service's 10 s",
-				`attempt at ${first.at} timed out, later tries answered 409 (${later.length})`,
+				resumedByATry
+					? `attempt at ${first.at} timed out, try ${later.length + 1} resumed it`
+					: `attempt at ${first.at} timed out, later tries answered 409 (${later.length})`,
 			);
 		}
 		for (const delivery of deliveries) {
