@@ -97,25 +97,24 @@ describe('Wait for Completion at scale in queue mode', () => {
 		// The service sends a refused callback again only hours later: every first answer must be 200.
 		// The twin's two webhook processes run n8n's default expression engine, about 15 resumes a
 		// second each: the bench's `waiting` rows measure larger bursts, against the Wait node.
-		// On a machine busy with other work n8n may answer a resume after the service's 10 s: either
-		// the execution resumed all the same and n8n answers the service's later tries 409 (running
-		// or finished already), or n8n had not read the body yet and the service's next try resumes
-		// it (200, its last). Tolerated and recorded only in those shapes; the executions are
-		// checked below, each resumed once with its own job.
+		// On a machine busy with other work n8n may answer a resume after the service's 10 s. The
+		// service then tries again: n8n answers 409 once the execution resumed (running or finished),
+		// 500 while it is still resuming, or 200 if it had not read the first body and this try
+		// resumed it. Tolerated and recorded in that shape only, the last answer 200 or 409 (the
+		// service stops there); the executions are checked below, each resumed once with its own job.
 		for (const delivery of deliveries) {
 			const [first, ...later] = delivery.attemptLog;
 			if (first.status === 200 && later.length === 0) continue;
 			const statuses = later.map((a) => a.status);
-			const resumedByATry = statuses.at(-1) === 200;
-			expect({ first: first.error, later: statuses }).toEqual({
-				first: 'UND_ERR_HEADERS_TIMEOUT',
-				later: statuses.map((_, i) => (resumedByATry && i === statuses.length - 1 ? 200 : 409)),
-			});
+			expect({
+				first: first.error,
+				// null: a try unanswered in time again.
+				later: statuses.every((status) => status === null || [200, 409, 500].includes(status)),
+				last: [200, 409].includes(statuses.at(-1) ?? 0),
+			}).toEqual({ first: 'UND_ERR_HEADERS_TIMEOUT', later: true, last: true });
 			recordN8nFault(
 				"n8n: resume answered after the service's 10 s",
-				resumedByATry
-					? `attempt at ${first.at} timed out, try ${later.length + 1} resumed it`
-					: `attempt at ${first.at} timed out, later tries answered 409 (${later.length})`,
+				`attempt at ${first.at} timed out, the service's later tries answered ${statuses.join(', ')}`,
 			);
 		}
 		for (const delivery of deliveries) {
