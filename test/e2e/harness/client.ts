@@ -159,9 +159,16 @@ export class N8nClient {
 			}
 			if (res.status !== 503 || Date.now() > deadline) break;
 			const text = await res.clone().text();
-			if (!text.includes('Database is not ready')) break;
+			// The stack's front found no n8n ready (its readiness checks failed: a starved or
+			// restarting process): the request reached no n8n.
+			const noServer = text.includes('No server is available to handle this request');
+			if (!text.includes('Database is not ready') && !noServer) break;
 			await res.arrayBuffer();
-			await askAgain('n8n: 503 "Database is not ready!" (a missed database ping)');
+			await askAgain(
+				noServer
+					? "the front: no n8n ready (HAProxy's 503)"
+					: 'n8n: 503 "Database is not ready!" (a missed database ping)',
+			);
 		}
 		if (!res.ok) {
 			const text = await res.text();
