@@ -30,13 +30,7 @@ import { descendantsOf, stillRunning } from '../e2e/harness/processTree';
 import type { QueueControl } from '../e2e/harness/queue-control';
 import type { QueueState, SuiteState } from '../e2e/harness/state';
 import { twinExit, twinOutput, type TwinRecord } from '../e2e/harness/twin';
-import {
-	allExecutions,
-	connectQueue,
-	postCallback,
-	sleep,
-	socialScrapeCallback,
-} from './helpers';
+import { allExecutions, connectQueue, postCallback, sleep, socialScrapeCallback } from './helpers';
 
 const DELIVERIES = Number(process.env.FAULT_TEST_DELIVERIES) || 200;
 const SENDERS = 8;
@@ -115,7 +109,10 @@ afterAll(async () => {
 async function publishExample(name: string): Promise<{ workflowId: string; url: string }> {
 	const example = loadExamples().find((e) => e.file === EXAMPLE);
 	if (!example) throw new Error(`examples/${EXAMPLE} is missing`);
-	const workflow = prepareExample(example.workflow, { credentials: {}, n8nUrl: state.queue.frontUrl });
+	const workflow = prepareExample(example.workflow, {
+		credentials: {},
+		n8nUrl: state.queue.frontUrl,
+	});
 	const trigger = workflow.nodes.find((node) => node.name === TRIGGER)!;
 	trigger.webhookId = randomUUID();
 	const handle = workflow.nodes.find((node) => node.name === HANDLED)!;
@@ -423,7 +420,9 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 		try {
 			const { page, context } = browser;
 			await signIn(page, { n8nUrl: state.queue.frontUrl, owner: state.owner });
-			const session = (await context.cookies(state.queue.frontUrl)).find((c) => c.name === 'n8n-auth');
+			const session = (await context.cookies(state.queue.frontUrl)).find(
+				(c) => c.name === 'n8n-auth',
+			);
 			expect({ secure: session?.secure, httpOnly: session?.httpOnly }).toEqual({
 				secure: true,
 				httpOnly: true,

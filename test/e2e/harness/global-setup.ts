@@ -117,7 +117,7 @@ async function queueSetup(): Promise<void> {
 		const started = Date.now();
 		const outputFile = path.join(artifactsDir, 'logs', 'twin-npm-start.log');
 		mkdirSync(path.dirname(outputFile), { recursive: true });
-		twin = await phase('queue mode: the stack\'s twin (npm start -- --scale --control)', () =>
+		twin = await phase("queue mode: the stack's twin (npm start -- --scale --control)", () =>
 			startTwin(outputFile),
 		);
 		const startupMs = Date.now() - started;
