@@ -70,7 +70,7 @@ export class ScheduledScrapeTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			// A schedule that was deleted, disabled, or points at another URL (WEBHOOK_URL changed) is
+			// A schedule that was deleted, disabled, or points at another URL (N8N_WEBHOOK_URL changed) is
 			// not ours any more: report it missing so n8n creates a fresh one.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const state = this.getWorkflowStaticData('node') as TriggerState;

@@ -53,7 +53,7 @@ export class ScrapingCallbackTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"Paste this node's Production URL into an operation's Callback URL: the service calls it from the internet, so n8n's WEBHOOK_URL must be n8n's public address. A secret goes in that URL as ?secret=…, and deliveries over n8n's 16 MiB limit need Options → Receive Large Deliveries.",
+					"Paste this node's Production URL into an operation's Callback URL: the service calls it from the internet, so n8n's N8N_WEBHOOK_URL (WEBHOOK_URL on n8n 1.x) must be n8n's public address. A secret goes in that URL as ?secret=…, and deliveries over n8n's 16 MiB limit need Options → Receive Large Deliveries.",
 				name: 'urlNotice',
 				type: 'notice',
 				default: '',

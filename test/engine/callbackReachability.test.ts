@@ -76,7 +76,7 @@ describe.each(takingCallbacks)(
 				`Callback URL cannot be reached by the service: ${LOCAL_CALLBACK} (item 0)`,
 			);
 			expect(error.description).toContain('localhost is localhost');
-			expect(error.description).toContain('WEBHOOK_URL');
+			expect(error.description).toContain('N8N_WEBHOOK_URL');
 			expect(error.description).toContain('Nothing was sent for this item');
 			expect([sentFirst, sentSecond]).toEqual([0, 0]);
 		});
@@ -109,7 +109,7 @@ describe.each(takingCallbacks)(
 					/^Wait for Completion's callback \(this execution's resume URL\) cannot be reached by the service: http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/.+ \(item 0\)$/,
 				);
 				expect(error.message).not.toMatch(/signature=(?!\*\*\*)/);
-				expect(error.description).toContain("set n8n's WEBHOOK_URL");
+				expect(error.description).toContain("set n8n's N8N_WEBHOOK_URL");
 				expect(context.sim.submissions()).toEqual({});
 			});
 		}
@@ -202,7 +202,7 @@ describe('the Recurring Reviews Trigger', () => {
 		const activation = node.lifecycle('create');
 		// n8n shows an activation error's message alone: what to do is in it.
 		await expect(activation).rejects.toThrow(
-			/^The trigger's webhook URL cannot be reached by the service: http:\/\/127\.0\.0\.1:5678\/webhook\/reachability-trigger\/scheduled\?secret=\*\*\*\. 127\.0\.0\.1 is a loopback address: .+ No schedule was created\. This is n8n's own address: set n8n's WEBHOOK_URL .+"Allow Private Callback URL"\.$/,
+			/^The trigger's webhook URL cannot be reached by the service: http:\/\/127\.0\.0\.1:5678\/webhook\/reachability-trigger\/scheduled\?secret=\*\*\*\. 127\.0\.0\.1 is a loopback address: .+ No schedule was created\. This is n8n's own address: set n8n's N8N_WEBHOOK_URL .+"Allow Private Callback URL"\.$/,
 		);
 		expect(context.sim.counts().schedules).toBe(0);
 	});

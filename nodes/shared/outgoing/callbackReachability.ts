@@ -126,7 +126,7 @@ function callbacksIn(
 	return found;
 }
 
-/** n8n's own webhook paths: what WEBHOOK_URL sets the address of. */
+/** n8n's own webhook paths: what N8N_WEBHOOK_URL sets the address of. */
 const N8N_WEBHOOK_PATH = /\/(webhook|webhook-test|webhook-waiting|form-waiting)\//;
 
 export interface CallbackSource {
@@ -200,7 +200,7 @@ function unreachableError(
 	field: string,
 ): NodeOperationError {
 	const whatToDo = N8N_WEBHOOK_PATH.test(url)
-		? "This is n8n's own address: set n8n's WEBHOOK_URL environment variable to the public address the service can reach n8n at (a reverse proxy or a tunnel in front of n8n), restart n8n and try again."
+		? "This is n8n's own address: set n8n's N8N_WEBHOOK_URL environment variable (WEBHOOK_URL on n8n 1.x) to the public address the service can reach n8n at (a reverse proxy or a tunnel in front of n8n), restart n8n and try again."
 		: 'Give a public URL the service can reach.';
 	const wayOut =
 		'If the service can reach this address after all (the same private network or VPN), turn on the option "Allow Private Callback URL".';

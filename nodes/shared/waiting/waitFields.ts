@@ -27,7 +27,7 @@ const waitForCompletionFields = (inUnitsFrom: number): INodeProperties[] => [
 	},
 	{
 		displayName:
-			'The service must reach n8n (WEBHOOK_URL: its public URL); n8n refuses deliveries over its 16 MiB body limit. Results come as one item (Split Out: one per record); an invalid_url or failed delivery stops this node; with none by the time limit (failed review jobs never call back) the items go on without "wait_status".',
+			'The service must reach n8n (N8N_WEBHOOK_URL, WEBHOOK_URL on n8n 1.x: its public URL); n8n refuses deliveries over its 16 MiB body limit. Results come as one item (Split Out: one per record); an invalid_url or failed delivery stops this node; with none by the time limit (failed review jobs never call back) the items go on without "wait_status".',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',
