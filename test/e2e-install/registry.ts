@@ -10,7 +10,7 @@ import {
 	spawnInGroup,
 	stopGroup,
 } from '../e2e/harness/n8n-process';
-import { artifactsDir, cacheDir, ensureRuntime } from '../e2e/harness/paths';
+import { artifactsDir, cacheDir, ensureRuntime, repoRoot } from '../e2e/harness/paths';
 
 /** A verdaccio on loopback holding only what the test publishes (no uplink: nothing is proxied). */
 export interface Registry {
@@ -28,7 +28,7 @@ export interface Registry {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * verdaccio's own folder under .cache, installed from `verdaccio/` (package.json and lock) on first
+ * verdaccio's own folder under .cache, installed from `scripts/verdaccio/` (package.json and lock) on first
  * use. It is not a dependency of the package: it needs an `overrides` entry (its verdaccio-audit asks
  * for node-fetch's `cjs` dist-tag, which this registry lacks), and n8n's lint refuses that field in
  * a community package's package.json.
@@ -39,7 +39,7 @@ function verdaccioBin(): string {
 	if (existsSync(bin)) return bin;
 	mkdirSync(folder, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json']) {
-		copyFileSync(path.join(__dirname, 'verdaccio', file), path.join(folder, file));
+		copyFileSync(path.join(repoRoot, 'scripts', 'verdaccio', file), path.join(folder, file));
 	}
 	execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
 		cwd: folder,

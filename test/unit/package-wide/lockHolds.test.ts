@@ -40,7 +40,7 @@ function projectWith(peerLocked: string | null, peerRange = '>=2.0.0 <3'): strin
 
 describe('package-lock.json holds: every dependency range is met by a locked version', () => {
 	it("holds for this repository's lock and the installer test's registry lock", () => {
-		for (const folder of [root, join(root, 'test', 'e2e-install', 'verdaccio')]) {
+		for (const folder of [root, join(root, 'scripts', 'verdaccio')]) {
 			const run = check(folder);
 			expect(run.stdout).toContain('every range is met by a locked version');
 			expect(run.status).toBe(0);
