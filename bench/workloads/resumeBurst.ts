@@ -144,26 +144,27 @@ const regularTarget = (env: BenchEnvironment, setting: Setting): Target => ({
 });
 
 /**
- * Queue mode: PostgreSQL, Redis, main, two webhook processes, two workers, every process with the
- * setting's environment; the resume URLs are the first webhook process's (WEBHOOK_URL).
+ * Queue mode: PostgreSQL, Redis, main, two webhook processes, two workers. n8n's defaults run the
+ * stack as shipped (`npm start -- --scale` starts the same: deploy/n8n.env, N8N_WEBHOOK_URL at its
+ * front); a diagnostic setting runs a cluster with that setting in every process's environment.
  */
 async function queueTarget(
 	env: BenchEnvironment,
 	setting: Setting,
 ): Promise<{ target: Target; stop(): Promise<void> }> {
+	const asShipped = Object.keys(setting.env()).length === 0;
 	const own = { N8N_LOG_LEVEL: 'warn', ...setting.env() };
-	const cluster = await startQueueCluster({
-		tarball: env.tarball,
-		label: `bench-resume-${setting.id}`,
-		// n8n's default engine unless the setting decides otherwise.
-		env: {
-			main: own,
-			webhook: { N8N_EXPRESSION_ENGINE: 'vm', ...own },
-			worker: own,
-		},
-	});
+	const cluster = await startQueueCluster(
+		asShipped
+			? { tarball: env.tarball, label: `bench-resume-${setting.id}`, stack: true }
+			: {
+					tarball: env.tarball,
+					label: `bench-resume-${setting.id}`,
+					env: { main: own, webhook: own, worker: own },
+				},
+	);
 	try {
-		const second = await cluster.startWebhook(1);
+		if (!asShipped) await cluster.startWebhook(1);
 		const client = new N8nClient(cluster.main.url);
 		await client.signIn(defaultOwner);
 		await client.createApiKey('bench resume burst queue');
@@ -176,7 +177,7 @@ async function queueTarget(
 				client,
 				simulator: env.simulator,
 				reviewScraperApi: credentials.reviewScraperApi,
-				webhookUrls: [cluster.webhook.url, second.url],
+				webhookUrls: cluster.webhooks.map((webhook) => webhook!.url),
 				processes: cluster
 					.processes()
 					.filter((p) => p.alive && p.pid)
