@@ -407,7 +407,51 @@ describe(`loss test: ${CALLBACKS} callbacks into a trigger workflow in queue mod
 			}
 			expect(unattributed.filter((id) => !failedIds.includes(id))).toEqual([]);
 			expect(missing).toHaveLength(unattributed.length);
+
+			// n8n's public API retry of each: it runs the delivery of an execution that kept it, and
+			// nothing for one n8n saved with its error only (workflow-runner.js, processError), which
+			// is what a dead worker's executions were, 5 of 5 (docs/production.md).
+			const retries = await retryEach(notSuccessful);
+			const retriedRuns = await allExecutions(client, workflowId, { includeData: true });
+			const retryRuns = retriedRuns.filter((e) => e.retryOf && failedIds.includes(e.retryOf));
+			const ranFor = (e: Execution) =>
+				e.data?.resultData.runData?.[TRIGGER] ? requestIdsOf(e, tag) : [];
+			report.withWorkerKilled = {
+				...(report.withWorkerKilled as object),
+				retries,
+				retryRuns: retryRuns.map((e) => ({
+					id: e.id,
+					retryOf: e.retryOf,
+					status: e.status,
+					error: e.data?.resultData.error?.message,
+					lastNodeExecuted: e.data?.resultData.lastNodeExecuted,
+					ran: ranFor(e),
+				})),
+			};
+			console.log(`loss test, the retries: ${JSON.stringify(report.withWorkerKilled)}`);
+			const withData = notSuccessful.filter((e) => requestIdsOf(e, tag).length === 1);
+			expect(retryRuns.flatMap(ranFor).sort()).toEqual(
+				withData.flatMap((e) => requestIdsOf(e, tag)).sort(),
+			);
 		},
 		SETTLE_TIMEOUT_MS + 180_000,
 	);
 });
+
+/** Retries each execution through n8n's public API; what n8n answered for each. */
+async function retryEach(executions: Execution[]): Promise<Record<string, string>> {
+	const answers: Record<string, string> = {};
+	for (const execution of executions) {
+		try {
+			const retry = await client.api<{ id?: string; status?: string; message?: string }>(
+				'POST',
+				`/executions/${execution.id}/retry`,
+				{ loadWorkflow: false },
+			);
+			answers[execution.id] = JSON.stringify(retry).slice(0, 200);
+		} catch (error) {
+			answers[execution.id] = `refused: ${String((error as Error).message).slice(0, 200)}`;
+		}
+	}
+	return answers;
+}

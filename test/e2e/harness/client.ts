@@ -46,6 +46,8 @@ export interface Execution {
 	workflowId: string;
 	startedAt: string;
 	stoppedAt: string | null;
+	/** The execution this one retried (n8n's public API). */
+	retryOf?: string | null;
 	data?: {
 		resultData: {
 			runData: Record<string, Array<NodeRun>>;
