@@ -28,10 +28,10 @@ export interface Registry {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * verdaccio's own folder under .cache, installed from `scripts/verdaccio/` (package.json and lock) on first
- * use. It is not a dependency of the package: it needs an `overrides` entry (its verdaccio-audit asks
- * for node-fetch's `cjs` dist-tag, which this registry lacks), and n8n's lint refuses that field in
- * a community package's package.json.
+ * verdaccio's own folder under .cache, installed from `scripts/verdaccio/` (package.json and lock)
+ * on first use. It is not a dependency of the package: it needs an `overrides` entry (its
+ * verdaccio-audit asks for node-fetch's `cjs` dist-tag, which this registry lacks), and n8n's lint
+ * refuses that field in a community package's package.json.
  */
 function verdaccioBin(): string {
 	const folder = path.join(cacheDir, 'verdaccio');
