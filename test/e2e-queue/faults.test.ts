@@ -30,7 +30,14 @@ import { descendantsOf, stillRunning } from '../e2e/harness/processTree';
 import type { QueueControl } from '../e2e/harness/queue-control';
 import type { QueueState, SuiteState } from '../e2e/harness/state';
 import { twinExit, twinOutput, type TwinRecord } from '../e2e/harness/twin';
-import { allExecutions, connectQueue, postCallback, sleep, socialScrapeCallback } from './helpers';
+import {
+	allExecutions,
+	connectQueue,
+	postCallback,
+	retryEach,
+	sleep,
+	socialScrapeCallback,
+} from './helpers';
 
 const DELIVERIES = Number(process.env.FAULT_TEST_DELIVERIES) || 200;
 const SENDERS = 8;
@@ -278,14 +285,10 @@ async function retryFailed(workflowId: string): Promise<string[]> {
 		['error', 'crashed'].includes(e.status),
 	);
 	const retried: string[] = [];
-	for (const execution of failed) {
-		try {
-			await client.api('POST', `/executions/${execution.id}/retry`, { loadWorkflow: false });
-			retried.push(execution.id);
-		} catch (error) {
-			// n8n refuses some (an execution saved without its data); what is then lost shows below.
-			refusedRetries.push(String((error as Error).message).slice(0, 200));
-		}
+	for (const [id, outcome] of await retryEach(client, failed)) {
+		// n8n refuses some (an execution saved without its data); what is then lost shows below.
+		if ('refused' in outcome) refusedRetries.push(outcome.refused);
+		else retried.push(id);
 	}
 	return retried;
 }

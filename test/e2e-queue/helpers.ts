@@ -114,6 +114,28 @@ export async function allExecutions(
 	return [...byId.values()];
 }
 
+/**
+ * n8n's public API retry of each execution (POST /executions/{id}/retry, the stored workflow):
+ * per execution, the retry's id, or why n8n refused it (an execution saved without its data).
+ */
+export async function retryEach(
+	client: N8nClient,
+	executions: Execution[],
+): Promise<Map<string, { retryId: string } | { refused: string }>> {
+	const outcomes = new Map<string, { retryId: string } | { refused: string }>();
+	for (const execution of executions) {
+		try {
+			const retry = await client.api<{ id: string }>('POST', `/executions/${execution.id}/retry`, {
+				loadWorkflow: false,
+			});
+			outcomes.set(execution.id, { retryId: retry.id });
+		} catch (error) {
+			outcomes.set(execution.id, { refused: String((error as Error).message).slice(0, 200) });
+		}
+	}
+	return outcomes;
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A callback the trigger recognises as a social scrape, with an id of its own. */

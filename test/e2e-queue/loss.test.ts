@@ -12,6 +12,7 @@ import {
 	connectQueue,
 	postCallback,
 	processLogs,
+	retryEach,
 	sleep,
 	socialScrapeCallback,
 } from './helpers';
@@ -411,7 +412,7 @@ describe(`loss test: ${CALLBACKS} callbacks into a trigger workflow in queue mod
 			// n8n's public API retry of each: it runs the delivery of an execution that kept it, and
 			// nothing for one n8n saved with its error only (workflow-runner.js, processError), which
 			// is what a dead worker's executions were, 5 of 5 (docs/production.md).
-			const retries = await retryEach(notSuccessful);
+			const retries = Object.fromEntries(await retryEach(client, notSuccessful));
 			const retriedRuns = await allExecutions(client, workflowId, { includeData: true });
 			const retryRuns = retriedRuns.filter((e) => e.retryOf && failedIds.includes(e.retryOf));
 			const ranFor = (e: Execution) =>
@@ -437,21 +438,3 @@ describe(`loss test: ${CALLBACKS} callbacks into a trigger workflow in queue mod
 		SETTLE_TIMEOUT_MS + 180_000,
 	);
 });
-
-/** Retries each execution through n8n's public API; what n8n answered for each. */
-async function retryEach(executions: Execution[]): Promise<Record<string, string>> {
-	const answers: Record<string, string> = {};
-	for (const execution of executions) {
-		try {
-			const retry = await client.api<{ id?: string; status?: string; message?: string }>(
-				'POST',
-				`/executions/${execution.id}/retry`,
-				{ loadWorkflow: false },
-			);
-			answers[execution.id] = JSON.stringify(retry).slice(0, 200);
-		} catch (error) {
-			answers[execution.id] = `refused: ${String((error as Error).message).slice(0, 200)}`;
-		}
-	}
-	return answers;
-}
