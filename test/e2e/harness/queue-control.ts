@@ -27,6 +27,8 @@ export interface ControlServer {
  *   POST /restart/<name>?graceMs=N  → stops an n8n process as docker compose does and starts it
  *                                     again (QueueCluster.restart); answers once it is ready
  *   POST /redis/restart?downMs=N    → Redis stopped, down N ms, started again
+ *   POST /postgres/restart?downMs=N → PostgreSQL restarted as deploy/restart-postgres.sh does
+ *                                     (QueueCluster.restartPostgres); answers once n8n is ready
  * `npm start -- --scale --control` serves the same for its stack (the faults test's way in).
  */
 export async function startControlServer(cluster: QueueCluster): Promise<ControlServer> {
@@ -70,6 +72,11 @@ export async function startControlServer(cluster: QueueCluster): Promise<Control
 				await cluster.redis.restart(number('downMs'));
 				return done(started);
 			}
+			if (req.method === 'POST' && url.pathname === '/postgres/restart' && number('downMs') >= 0) {
+				const started = Date.now();
+				await cluster.restartPostgres(number('downMs'));
+				return done(started);
+			}
 			const match = /^\/workers\/(\d+)\/(kill|start)$/.exec(url.pathname);
 			if (req.method !== 'POST' || !match) return reply(404, { message: 'no such control' });
 			const index = Number(match[1]);
@@ -99,7 +106,7 @@ export class QueueControl {
 	private async call<T>(method: string, path: string): Promise<T> {
 		const res = await fetch(`${this.url}${path}`, {
 			method,
-			signal: AbortSignal.timeout(180_000),
+			signal: AbortSignal.timeout(600_000),
 		});
 		const body = (await res.json()) as T & { message?: string };
 		if (!res.ok)
@@ -141,5 +148,9 @@ export class QueueControl {
 
 	restartRedis(downMs: number): Promise<{ ms: number; processes: QueueProcess[] }> {
 		return this.call('POST', `/redis/restart?downMs=${downMs}`);
+	}
+
+	restartPostgres(downMs: number): Promise<{ ms: number; processes: QueueProcess[] }> {
+		return this.call('POST', `/postgres/restart?downMs=${downMs}`);
 	}
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -11,8 +11,14 @@ import {
 	type N8nInstance,
 } from './n8n-process';
 import { installPackage, packageName } from './package';
-import { artifactsDir } from './paths';
-import { startPostgres, startRedis, type PostgresService, type Service } from './services';
+import { artifactsDir, repoRoot } from './paths';
+import {
+	queryPostgres,
+	startPostgres,
+	startRedis,
+	type PostgresService,
+	type Service,
+} from './services';
 import { startDeliveryProxy, type DeliveryProxy } from './proxy';
 import { STACK_WEBHOOK_PROCESSES, stackEnv, type StackAddresses } from './stack';
 import { launchTaskRunner, type TaskRunner } from './taskRunner';
@@ -78,6 +84,11 @@ export interface QueueCluster {
 	 * it again in its place, answering once it is ready: `main`, `webhook<i>` or `worker<i>`.
 	 */
 	restart(process: string, graceMs: number): Promise<void>;
+	/**
+	 * PostgreSQL restarted as deploy/restart-postgres.sh does: the front closed, the open executions
+	 * ended, PostgreSQL down `downMs`, every n8n process ready again, the front open.
+	 */
+	restartPostgres(downMs: number): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -403,10 +414,57 @@ export async function startQueueCluster(options: {
 					throw new Error(`no running n8n process called "${name}"`);
 				}
 			},
+			async restartPostgres(downMs) {
+				const script = documentedPostgresRestart();
+				const servers = webhookPlaces.map((_, i) => `n8n_webhooks/n8n-webhook-${i + 1}`);
+				await front!.admin('disable frontend n8n');
+				try {
+					for (const server of servers) await front!.admin(`set server ${server} state maint`);
+					for (const server of servers) {
+						await frontServerReaches(server, (s) => s.sessions === 0, 120_000);
+					}
+					const deadline = Date.now() + 300_000;
+					while (
+						Number(queryPostgres(postgres, script.openExecutionsSql)) > 0 &&
+						Date.now() < deadline
+					) {
+						await new Promise((resolve) => setTimeout(resolve, 1000));
+					}
+					await postgres.restart(downMs);
+					const running = [main, ...webhooks, ...workers.filter((_, i) => alive[i])];
+					for (const instance of running) if (instance) await readyAgain(instance.url, 240_000);
+				} finally {
+					for (const server of servers) await front!.admin(`set server ${server} state ready`);
+					for (const server of servers) {
+						await frontServerReaches(server, (s) => s.status === 'UP', 30_000);
+					}
+					await front!.admin('enable frontend n8n');
+				}
+			},
 			stop: stopAll,
 		};
 	} catch (error) {
 		await stopAll();
 		throw error;
+	}
+}
+
+/** What deploy/restart-postgres.sh waits on before PostgreSQL goes, read from the script. */
+function documentedPostgresRestart(): { openExecutionsSql: string } {
+	const script = readFileSync(path.join(repoRoot, 'deploy', 'restart-postgres.sh'), 'utf8');
+	const sql = /^OPEN_EXECUTIONS_SQL="(.+)"$/m.exec(script)?.[1];
+	if (!sql) throw new Error('deploy/restart-postgres.sh sets no OPEN_EXECUTIONS_SQL');
+	return { openExecutionsSql: sql };
+}
+
+async function readyAgain(url: string, timeoutMs: number): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const status = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })
+			.then((res) => res.status)
+			.catch(() => 0);
+		if (status === 200) return;
+		if (Date.now() > deadline) throw new Error(`${url} not ready again (${status})`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }

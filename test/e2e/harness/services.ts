@@ -199,6 +199,26 @@ export function psqlProgram(): string {
 	);
 }
 
+/** One value from the cluster's database (`SELECT count(*) …`), as text. */
+export function queryPostgres(postgres: PostgresService, sql: string): string {
+	return execFileSync(
+		psqlProgram(),
+		[
+			'-h',
+			'127.0.0.1',
+			'-p',
+			`${postgres.port}`,
+			'-U',
+			postgres.user,
+			'-d',
+			postgres.database,
+			'-Atc',
+			sql,
+		],
+		{ encoding: 'utf8', timeout: 30_000 },
+	).trim();
+}
+
 interface ClusterOwner {
 	name: string;
 	uid: number;

@@ -194,6 +194,19 @@ describe('deploy/compose.yaml runs the stack that `npm start -- --scale` and the
 		}
 	});
 
+	it("deploy/restart-postgres.sh waits for every n8n process and closes the front's own frontend and webhook servers", () => {
+		const script = readFileSync(fromDeploy('restart-postgres.sh'), 'utf8');
+		const list = (name: string) =>
+			new RegExp(`^${name}=\\((.*)\\)$`, 'm').exec(script)?.[1].split(' ');
+		expect(list('N8N_SERVICES')?.sort()).toEqual(
+			['n8n', ...webhookServices, ...workerServices].sort(),
+		);
+		expect(list('WEBHOOK_SERVERS')).toEqual(servers(cfg, 'n8n_webhooks').map((s) => s.name));
+		const frontend = /^frontend (\S+)$/m.exec(cfg)?.[1];
+		expect(script).toContain(`front 'disable frontend ${frontend}'`);
+		expect(script).toContain(`front 'enable frontend ${frontend}'`);
+	});
+
 	it('mounts the one shipped haproxy.cfg, whose servers are the compose services', () => {
 		const [source, target] =
 			services.haproxy.volumes?.find((v) => v.endsWith(':ro'))?.split(':') ?? [];
