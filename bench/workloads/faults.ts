@@ -18,6 +18,8 @@ interface FaultFigures {
 	retried: number;
 	executionsTwice: number;
 	handledTwice: number;
+	/** The example's catch-up: jobs it read again from the service, and those it brought back. */
+	caughtUp: { readAgain: number; brought: number };
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -32,8 +34,8 @@ const otherwise = (answers: Record<string, number>) => {
 /**
  * The faults test (test/e2e-queue/faults.test.ts) at 1,000 deliveries a fault: the production
  * stack's twin on a cluster of its own, each fault during a stream of deliveries to the "each
- * delivery handled once" example. A row per fault, from the test's own report; the test's
- * assertions (nothing acknowledged lost, no job handled twice) decide "met".
+ * result handled once, none lost" example, then its catch-up. A row per fault, from the test's own
+ * report; the test's assertions (every job handled, none twice) decide "met".
  */
 export async function faults(_context: BenchContext): Promise<BenchResult> {
 	rmSync(report, { force: true });
@@ -64,10 +66,10 @@ export async function faults(_context: BenchContext): Promise<BenchResult> {
 			value: `${count(f.answered2xx)} of ${count(f.deliveries)} / ${otherwise(f.answeredOtherwise)}`,
 		},
 		b: {
-			label: 'succeeded, crashed, retried, handled twice',
-			value: `${count(f.succeeded)}, ${f.crashed}, ${f.retried}, ${f.handledTwice}`,
+			label: 'succeeded, crashed, retried, brought back by the catch-up, handled twice',
+			value: `${count(f.succeeded)}, ${f.crashed}, ${f.retried}, ${f.caughtUp.brought}, ${f.handledTwice}`,
 		},
-		goal: 'every 2xx succeeds; none handled twice',
+		goal: 'every job handled; none twice',
 		met: passed && f.handledTwice === 0,
 	}));
 	return {

@@ -522,7 +522,15 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 			`${name}: delivery ${id}`,
 		);
 	}
-	const figuresWithLosses = { ...figures, lostByN8n: lostByN8n.length };
+	// At least once, not exactly once: n8n may fail an execution after Handle Results ran and before
+	// Mark Handled, and the catch-up then handles that job again (docs/results-delivery.md: make the
+	// handling idempotent). Only such a job may be handled twice.
+	const handledAgain = lostByN8n.filter((id) => (handledFor.get(id) ?? 0) > 1);
+	const figuresWithLosses = {
+		...figures,
+		lostByN8n: lostByN8n.length,
+		handledAgainByCatchUp: handledAgain.length,
+	};
 	report[name] = figuresWithLosses;
 	console.log(`faults, ${name}: ${JSON.stringify(figuresWithLosses)}`);
 
@@ -533,12 +541,16 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 	// delivery came twice, close together, may pass it twice; one delivered once never does, and
 	// the catch-up, which delivers again once everything has run, never makes it pass twice.
 	const handledTwiceOnce = [...handledFor]
-		.filter(([id, count]) => count > 1 && !resent.has(id))
+		.filter(([id, count]) => count > 1 && !resent.has(id) && !handledAgain.includes(id))
 		.map(([id]) => id);
 	expect(handledTwiceOnce).toEqual([]);
 	expect(everAcknowledged.size).toBe(first.size);
-	// The catch-up read from the service what was not handled, and nothing else.
-	expect(readAgain).toBe([...first.keys()].filter((id) => !handledBeforeCatchUp.has(id)).length);
+	// The catch-up read from the service what was not handled, and nothing else but what n8n failed
+	// between handling and marking.
+	const notHandledBefore = [...first.keys()].filter((id) => !handledBeforeCatchUp.has(id));
+	const handledNotMarked = lostByN8n.filter((id) => handledBeforeCatchUp.has(id));
+	expect(readAgain).toBeGreaterThanOrEqual(notHandledBefore.length);
+	expect(readAgain).toBeLessThanOrEqual(notHandledBefore.length + handledNotMarked.length);
 	// What did not succeed holds only deliveries whose sender was not told "received" (and whose
 	// retry then succeeded): a process killed between saving an execution and queueing it.
 	const refusedFirst = new Set([...first].filter(([, status]) => !is2xx(status)).map(([id]) => id));
