@@ -462,8 +462,8 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 		// more than once in the end.
 		executionsTwice: [...succeededFor.values()].filter((count) => count > 1).length,
 		handledTwice: [...handledFor.values()].filter((count) => count > 1).length,
-		// The catch-up example: the jobs it delivered again, and those it brought back (acknowledged,
-		// not handled before it).
+		// The example's catch-up: the jobs it read again from the service, and those it brought back
+		// (acknowledged, not handled before it).
 		caughtUp: {
 			readAgain,
 			brought: [...everAcknowledged].filter(
@@ -517,8 +517,8 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 	for (const id of lostByN8n) {
 		recordN8nFault(
 			lostWithItsData.includes(id)
-				? 'n8n: a job failed after its delivery was answered, its saved data replaced by the error (the catch-up delivered it again)'
-				: 'n8n: a job its worker held as it stopped failed as stalled, not run (the catch-up delivered it again)',
+				? 'n8n: a job failed after its delivery was answered, its saved data replaced by the error (the catch-up read it again)'
+				: 'n8n: a job its worker held as it stopped failed as stalled, not run (the catch-up read it again)',
 			`${name}: delivery ${id}`,
 		);
 	}
@@ -538,8 +538,8 @@ async function survives(name: string, fault: Fault): Promise<Record<string, unkn
 	const notHandled = [...first.keys()].filter((id) => !handledFor.has(id));
 	expect({ lost, notHandled }).toEqual({ lost: [], notHandled: [] });
 	// Remove Duplicates is not atomic (docs/results-delivery.md#repeats-and-re-syncs): a job whose
-	// delivery came twice, close together, may pass it twice; one delivered once never does, and
-	// the catch-up, which delivers again once everything has run, never makes it pass twice.
+	// delivery came twice, close together, may pass it twice; one delivered once never does. The
+	// catch-up reads again only jobs not marked handled.
 	const handledTwiceOnce = [...handledFor]
 		.filter(([id, count]) => count > 1 && !resent.has(id) && !handledAgain.includes(id))
 		.map(([id]) => id);
