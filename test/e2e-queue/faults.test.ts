@@ -408,6 +408,18 @@ async function catchUp(workflowId: string, catchUpPath: string): Promise<number>
 	}
 }
 
+/** A process killed once a quarter of the stream is accepted, and started again 3 s later. */
+const killedAndStartedAgain =
+	(kill: () => Promise<unknown>, start: () => Promise<unknown>): Fault =>
+	async (accepted, mark) => {
+		await aQuarterAccepted(accepted);
+		await kill();
+		mark('killed');
+		await sleep(3_000);
+		await start();
+		mark('started again');
+	};
+
 /** Runs one fault during a stream and reports its figures; asserts that nothing was lost. */
 async function survives(name: string, fault: Fault): Promise<Record<string, unknown>> {
 	const tag = randomUUID().slice(0, 8);
@@ -610,26 +622,24 @@ describe(`the production stack loses no acknowledged delivery (streams of ${DELI
 	}, 180_000);
 
 	it('survives a webhook process killed (SIGKILL) and started again 3 s later', async () => {
-		const figures = await survives('webhook process killed', async (accepted, mark) => {
-			await aQuarterAccepted(accepted);
-			await control.killWebhook(0);
-			mark('killed');
-			await sleep(3_000);
-			await control.startWebhook(0);
-			mark('started again');
-		});
+		const figures = await survives(
+			'webhook process killed',
+			killedAndStartedAgain(
+				() => control.killWebhook(0),
+				() => control.startWebhook(0),
+			),
+		);
 		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
 	}, 900_000);
 
 	it("survives a worker killed (SIGKILL) and started again 3 s later: what n8n fails of its jobs, the example's hourly catch-up reads again from the service and handles", async () => {
-		const figures = await survives('worker killed', async (accepted, mark) => {
-			await aQuarterAccepted(accepted);
-			await control.killWorker(0);
-			mark('killed');
-			await sleep(3_000);
-			await control.startWorker(0);
-			mark('started again');
-		});
+		const figures = await survives(
+			'worker killed',
+			killedAndStartedAgain(
+				() => control.killWorker(0),
+				() => control.startWorker(0),
+			),
+		);
 		expect(figures.deliveries).toBeGreaterThanOrEqual(DELIVERIES);
 		// Every delivery is answered: the webhook processes queue it whatever the workers do.
 		expect(figures.answeredOtherwise).toEqual({});
