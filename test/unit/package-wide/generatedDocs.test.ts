@@ -112,90 +112,82 @@ describe('generated parts of the docs', () => {
 });
 
 /**
- * The list of operations that can wait, which docs/results-delivery.md keeps by hand in a sentence
- * (the README links to it), is checked against the nodes' descriptions: a new one fails here until
- * it is named. Other operations are listed on their node's page only.
+ * Which operations can wait for completion is said once, in the Wait for Completion column of each
+ * node's page (the README and docs/results-delivery.md link those pages): checked here against
+ * the nodes' descriptions, so a new operation that can wait fails until its row says so.
  */
-describe('hand-kept lists of operations', () => {
+describe("the node pages' operation tables", () => {
 	type Option = { name: string; value: string };
 	const optionsOf = (property?: INodeProperties) => (property?.options ?? []) as Option[];
 	const nodes = packageNodes.map(({ node }) => node.description);
-	/** Each node's resources, by name, with the names of their operations. */
-	const operations = nodes.map(({ displayName, properties }) => {
-		const resources = optionsOf(properties.find(({ name }) => name === 'resource'));
-		const operationsOf = (resource: string) =>
-			optionsOf(
-				properties.find(
-					({ name, displayOptions }) =>
-						name === 'operation' && displayOptions?.show?.resource?.includes(resource),
-				),
-			);
-		return {
-			displayName,
-			resources: resources.map(({ name, value }) => ({
-				name,
-				value,
-				operations: operationsOf(value),
-			})),
-		};
-	});
 	const readme = read(join(repoRoot, 'README.md'));
+	const nodesSection = readme.slice(readme.indexOf('## Nodes\n'));
+	const pages = [
+		...nodesSection
+			.slice(0, nodesSection.indexOf('\n## ', 1))
+			.matchAll(/^- \[([^\]]+)\]\((docs\/nodes\/[\w-]+\.md)\)/gm),
+	];
 
-	/**
-	 * "Resource → Op, Op (note); Resource → Op." as resource and operation names: an item that
-	 * starts with a capital is an operation ("Search with keyword …" names Search), and a semicolon
-	 * or a full stop ends a resource's list.
-	 */
-	function listed(text: string): Record<string, string[]> {
-		const lists: Record<string, string[]> = {};
-		let current: string[] | undefined;
-		const flat = text.replace(/\([^)]*\)/g, '').replace(/\s+/g, ' ');
-		for (const [, piece, end] of flat.matchAll(/([^;,.]+)([;,.]|$)/g)) {
-			const item = piece.trim();
-			const arrow = /^([A-Z][\w-]*(?: [A-Z][\w-]*)*) → (.+)$/.exec(item);
-			if (arrow) current = lists[arrow[1]] = [arrow[2]];
-			else if (current && /^[A-Z]/.test(item)) current.push(item);
-			if (end !== ',') current = undefined;
-		}
-		return lists;
-	}
-
-	it("the README's Nodes list links each node's page, the operations' one place", () => {
-		const start = readme.indexOf('## Nodes\n');
-		const section = readme.slice(start, readme.indexOf('\n## ', start));
-		const linked = [...section.matchAll(/^- \[([^\]]+)\]\(docs\/nodes\/[\w-]+\.md\)/gm)];
-		expect(linked.map(([, name]) => name).sort()).toEqual(
+	it("the README's Nodes list links each node's page", () => {
+		expect(pages.map(([, name]) => name).sort()).toEqual(
 			nodes.map(({ displayName }) => displayName).sort(),
 		);
 	});
 
-	const waiting = operations
-		.flatMap(({ resources }) =>
-			resources.flatMap(({ name, value, operations: ops }) =>
-				ops
-					.filter(({ value: operation }) =>
-						nodes.some(({ properties }) =>
-							properties.some(
-								(property) =>
-									property.name === 'waitForCompletion' &&
-									property.displayOptions?.show?.resource?.includes(value) &&
-									property.displayOptions?.show?.operation?.includes(operation),
-							),
+	const canWait = nodes
+		.flatMap(({ displayName, properties }) =>
+			optionsOf(properties.find(({ name }) => name === 'resource')).flatMap((resource) =>
+				optionsOf(
+					properties.find(
+						({ name, displayOptions }) =>
+							name === 'operation' && displayOptions?.show?.resource?.includes(resource.value),
+					),
+				)
+					.filter((operation) =>
+						properties.some(
+							({ name, displayOptions }) =>
+								name === 'waitForCompletion' &&
+								displayOptions?.show?.resource?.includes(resource.value) &&
+								displayOptions?.show?.operation?.includes(operation.value),
 						),
 					)
-					.map((operation) => `${name} → ${operation.name}`),
+					.map((operation) => `${displayName} → ${resource.name} → ${operation.name}`),
 			),
 		)
 		.sort();
 
-	it('docs/results-delivery.md names the operations that can wait for completion', () => {
-		const page = read(join(repoRoot, 'docs/results-delivery.md'));
-		const text = /\*\*Wait for Completion\*\* \(([^;]+);/.exec(page)?.[1].replace(/\s+/g, ' ');
-		const lists = listed(text ?? '');
-		const given = Object.entries(lists)
-			.flatMap(([resource, items]) => items.map((item) => `${resource} → ${item}`))
-			.sort();
-		expect(waiting.length).toBeGreaterThan(3);
-		expect(given).toEqual(waiting);
+	/** Rows of "| Node | Resource | Operation | Endpoint | Wait for Completion |", blanks carried down. */
+	function markedOnPage(page: string): string[] {
+		const rows = read(join(repoRoot, page))
+			.split('\n')
+			.filter((line) => line.startsWith('| '))
+			.map((line) =>
+				line
+					.slice(1, -1)
+					.split('|')
+					.map((cell) => cell.trim()),
+			);
+		const header = rows.findIndex(
+			(cells) => cells.join() === 'Node,Resource,Operation,Endpoint,Wait for Completion',
+		);
+		if (header < 0) return [];
+		let node = '';
+		let resource = '';
+		return rows
+			.slice(header + 1)
+			.filter((cells) => cells.length === 5)
+			.flatMap(([nodeCell, resourceCell, operations, , wait]) => {
+				node = nodeCell || node;
+				resource = resourceCell || resource;
+				return wait === 'yes'
+					? operations.split(', ').map((operation) => `${node} → ${resource} → ${operation}`)
+					: [];
+			});
+	}
+
+	it('mark the operations that can wait for completion, and only those', () => {
+		const marked = pages.flatMap(([, , page]) => markedOnPage(page)).sort();
+		expect(canWait.length).toBeGreaterThan(3);
+		expect(marked).toEqual(canWait);
 	});
 });
