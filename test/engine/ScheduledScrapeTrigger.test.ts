@@ -272,6 +272,13 @@ describe('Scheduled Scrape Trigger deliveries', () => {
 	);
 });
 
+async function published(parameters: INodeParameters = onePizzaProfile, apiKey?: string) {
+	const { node, state } = await created(parameters, undefined, apiKey);
+	context.sim.clearRequests();
+	const active = await node.activateTrigger();
+	return { node, state, active, scheduleId: Number(state.scheduleId) };
+}
+
 describe('Recurring Reviews Trigger: watching its schedule', () => {
 	const noticesOf = (emitted: INodeExecutionData[][][]) =>
 		emitted.map((outputs) => {
@@ -279,13 +286,6 @@ describe('Recurring Reviews Trigger: watching its schedule', () => {
 			expect(outputs[1]).toHaveLength(1);
 			return outputs[1][0].json;
 		});
-
-	async function published(parameters: INodeParameters = onePizzaProfile) {
-		const { node, state } = await created(parameters);
-		context.sim.clearRequests();
-		const active = await node.activateTrigger();
-		return { node, state, active, scheduleId: Number(state.scheduleId) };
-	}
 
 	it('reads its schedule and nothing else while it is healthy, and tells nothing', async () => {
 		const { active, scheduleId } = await published();
@@ -326,34 +326,6 @@ describe('Recurring Reviews Trigger: watching its schedule', () => {
 			notice: 'recovered',
 			previousNotice: 'disabled',
 			scheduleId,
-		});
-	});
-
-	it('tells when the account ran out of credits, and when the schedule is gone', async () => {
-		const { active, scheduleId } = await published();
-		context.sim.configure({ credits: 0 });
-		await context.sim.fireSchedule(scheduleId);
-		await active.tick();
-		context.sim.deleteScheduleBehindTheBack(scheduleId);
-		await active.tick();
-		await active.tick();
-		expect(noticesOf(active.emitted).map((notice) => notice.notice)).toEqual(['disabled', 'gone']);
-		expect(String(noticesOf(active.emitted)[1].message)).toContain('no longer exists');
-	});
-
-	it('tells when its runs stopped: no successful run for two of its periods', async () => {
-		const { active, scheduleId } = await published({ ...onePizzaProfile, frequency: 'daily' });
-		const hoursAgo = (hours: number) =>
-			new Date(Date.now() - hours * 3_600_000).toISOString().slice(0, 19);
-		context.sim.setLastSuccessfulRun(scheduleId, hoursAgo(47));
-		await active.tick();
-		expect(active.emitted).toEqual([]);
-		const lastRun = hoursAgo(49);
-		context.sim.setLastSuccessfulRun(scheduleId, lastRun);
-		await active.tick();
-		expect(noticesOf(active.emitted)[0]).toMatchObject({
-			notice: 'silent',
-			lastSuccessfulRun: lastRun,
 		});
 	});
 
@@ -464,13 +436,6 @@ describe('Recurring Reviews Trigger: gone in any words, one notice per event, to
 			expect(outputs[0]).toEqual([]);
 			return outputs[1].map((item) => item.json);
 		});
-
-	async function published(parameters: INodeParameters = onePizzaProfile, apiKey?: string) {
-		const { node, state } = await created(parameters, undefined, apiKey);
-		context.sim.clearRequests();
-		const active = await node.activateTrigger();
-		return { node, state, active, scheduleId: Number(state.scheduleId) };
-	}
 
 	const goneNotice = (scheduleId: number) => ({
 		notice: 'gone',

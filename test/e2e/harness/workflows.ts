@@ -3,8 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { Execution, N8nClient, NodeRun, WorkflowNode } from './client';
 import type { SuiteState } from './state';
 
-export const REVIEW_SCRAPER = 'n8n-nodes-review-scraping.reviewScraper';
-
 /** A node of any type, at version 1 unless `extra` says otherwise. */
 export function workflowNode(
 	type: string,

@@ -1,7 +1,7 @@
 import { simplifyAudit } from '../../../../../nodes/ReviewScraper/actions/listingAudit/simplify';
 
 // The names every simplified source has, and the raw entry kept, are also checked through the
-// engine in test/engine/ReviewScraper.test.ts ("Listing Audit → Get").
+// engine in test/engine/ReviewScraper/listingAudit/get.workflow.json.
 describe('listing audit simplification', () => {
 	const byName = {
 		company_name: 'Pizza Palace',

@@ -5,7 +5,7 @@ import { runOperation } from '../../../../../nodes/shared/outgoing/router';
 import { serviceContext } from '../../../helpers';
 
 // How Add Many maps items and list fields into bulk requests, pairs its output and refuses a bad
-// profile before sending is test/engine/ReviewScraper.test.ts's ("Profile → Add Many").
+// profile before sending is test/engine/ReviewScraper/profile/addMany*.workflow.json's.
 describe('Add Many', () => {
 	it('stops at a failed request and names, with their ids, the profiles the service accepted', async () => {
 		let nextJob = 100;

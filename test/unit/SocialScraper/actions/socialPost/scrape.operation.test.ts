@@ -2,8 +2,8 @@ import { buildScrapeBody } from '../../../../../nodes/SocialScraper/actions/soci
 import { FieldReader } from '../../../../../nodes/shared/outgoing/validation';
 import { testNode } from '../../../helpers';
 
-// The bodies sent and the other refusals run through the engine (test/engine/SocialScraper.test.ts
-// and badInput.test.ts); only an expression can make Get Comments something other than a boolean.
+// The bodies sent and the other refusals run through the engine
+// (test/engine/SocialScraper/socialPost/scrape*.workflow.json); only an expression can make Get Comments something other than a boolean.
 it.each([
 	[{ getComments: 'yes' }, 'Get Comments must be true or false, got "yes"'],
 	[{ callbackUrl: undefined }, 'Callback URL is required: the service delivers the post to it'],

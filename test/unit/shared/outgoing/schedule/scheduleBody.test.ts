@@ -18,7 +18,7 @@ const build = (input: Partial<ScheduleInput>) =>
 
 describe('schedule payload (spec section "Scheduling")', () => {
 	// The bodies built (the parts given, add parameters cleaned as Profile → Add cleans them, an
-	// add_bulk list, a riapi body) are test/engine/ScrapingScheduler.test.ts's.
+	// add_bulk list, a riapi body) are test/engine/ScrapingScheduler/schedule/create*.workflow.json's.
 	it('keeps the headers and name given, and a riapi body alone', () => {
 		const named = build({ scheduleName: 'Nightly', headers: { 'x-trace': 'a' }, body: {} });
 		expect(named).toMatchObject({ schedule_name: 'Nightly', headers: { 'x-trace': 'a' } });
